@@ -1,0 +1,22 @@
+//! autodream-core: the rooms of the autodream engine.
+//!
+//! Everything that touches the user's memory lives here, with no network and no async
+//! runtime: where memory and sessions are ([`paths`]), what time it is ([`clock`]), how the
+//! user configured us ([`config`]), the memory directory itself ([`memdir`]), the agent's
+//! transcripts ([`sessions`]), the consolidation lock ([`lock`]), the cheapest-first gates
+//! ([`gates`]), the engine interface ([`engine`]) and the dream lifecycle ([`dream`]).
+//!
+//! The hook hot path touches only `paths`, `clock`, `config`, `lock` and `gates`.
+
+pub mod clock;
+pub mod config;
+pub mod dream;
+pub mod engine;
+pub mod gates;
+pub mod lock;
+pub mod memdir;
+pub mod paths;
+pub mod sessions;
+
+pub use clock::Clock;
+pub use config::Config;

@@ -1,0 +1,2 @@
+//! placeholder
+pub const LOCK_FILE: &str = ".consolidate-lock";

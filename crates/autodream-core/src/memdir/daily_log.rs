@@ -1,0 +1,200 @@
+//! Append-only daily logs: `logs/YYYY/MM/YYYY-MM-DD.md`, one `- [HH:MM] text` entry a line.
+//!
+//! Appends are one `write(2)` on a file opened with `O_APPEND`, under an advisory lock, so
+//! concurrent writers (several agent sessions, the MCP server) never interleave or lose a
+//! line. Dreams read the entries written since their cursor in `.dream/`.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use jiff::civil::{Date, Time};
+use jiff::{Timestamp, Zoned};
+use serde::{Deserialize, Serialize};
+
+use super::{LOGS_DIR, MemdirError};
+use crate::clock::local_tz;
+
+/// One daily-log entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// The day of the log file the entry is in.
+    pub date: Date,
+    /// The `[HH:MM]` stamp, when the line has one.
+    pub time: Option<Time>,
+    /// The instant of the entry (date + time in the local zone; midnight when no stamp).
+    pub at: Timestamp,
+    pub text: String,
+    /// The log file, relative to the memory directory (`logs/2026/05/2026-05-08.md`).
+    pub file: String,
+    /// 1-based line number in that file.
+    pub line: usize,
+}
+
+/// Where a dream stopped reading the logs: entries after this are new.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogCursor {
+    /// The last log file read, relative to the memory directory.
+    pub file: String,
+    /// The byte length of that file when it was read.
+    pub offset: u64,
+}
+
+/// The log file for a local date.
+pub fn log_path(memory_dir: &Path, date: Date) -> PathBuf {
+    memory_dir
+        .join(LOGS_DIR)
+        .join(format!("{:04}", date.year()))
+        .join(format!("{:02}", date.month()))
+        .join(format!("{date}.md"))
+}
+
+/// Folds any text to one entry line: whitespace runs (newlines included) become one space.
+pub fn fold_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Appends `- [HH:MM] text` to the log of `now`'s local date; returns the file written.
+pub fn append(memory_dir: &Path, now: &Zoned, text: &str) -> Result<PathBuf, MemdirError> {
+    let text = fold_line(text);
+    if text.is_empty() {
+        return Err(MemdirError::Invalid("nothing to log: the entry is empty".into()));
+    }
+    let path = log_path(memory_dir, now.date());
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| MemdirError::io(dir, e))?;
+    }
+    let line = format!("- [{:02}:{:02}] {text}\n", now.hour(), now.minute());
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| MemdirError::io(&path, e))?;
+    // The advisory lock keeps cooperating writers (and readers taking a cursor) in order;
+    // O_APPEND plus a single write already keeps each line whole.
+    f.lock().map_err(|e| MemdirError::io(&path, e))?;
+    let res = f.write_all(line.as_bytes());
+    let _ = f.unlock();
+    res.map_err(|e| MemdirError::io(&path, e))?;
+    Ok(path)
+}
+
+/// Parses one log line: `- [HH:MM] text`, or any other non-empty line as a stamp-less entry.
+fn parse_line(line: &str) -> Option<(Option<Time>, String)> {
+    let body = line.trim();
+    if body.is_empty() || body.starts_with('#') {
+        return None;
+    }
+    let body = body.strip_prefix("- ").or_else(|| body.strip_prefix("* ")).unwrap_or(body);
+    if let Some(rest) = body.strip_prefix('[')
+        && let Some((stamp, text)) = rest.split_once(']')
+        && let Some((h, m)) = stamp.split_once(':')
+        && let (Ok(h), Ok(m)) = (h.parse::<i8>(), m.parse::<i8>())
+        && let Ok(t) = Time::new(h, m, 0, 0)
+    {
+        return Some((Some(t), text.trim().to_string()));
+    }
+    Some((None, body.to_string()))
+}
+
+/// Every log file under `logs/`, as (date, relative path), oldest first.
+pub fn log_files(memory_dir: &Path) -> Vec<(Date, String)> {
+    let mut out = Vec::new();
+    let root = memory_dir.join(LOGS_DIR);
+    let Ok(years) = std::fs::read_dir(&root) else { return out };
+    for y in years.flatten() {
+        let Ok(months) = std::fs::read_dir(y.path()) else { continue };
+        for m in months.flatten() {
+            let Ok(days) = std::fs::read_dir(m.path()) else { continue };
+            for d in days.flatten() {
+                let name = d.file_name().to_string_lossy().into_owned();
+                let Some(stem) = name.strip_suffix(".md") else { continue };
+                let Ok(date) = stem.parse::<Date>() else { continue };
+                if !d.file_type().is_ok_and(|t| t.is_file()) {
+                    continue;
+                }
+                let rel = d.path().strip_prefix(memory_dir).map(|p| p.to_string_lossy().replace('\\', "/"));
+                if let Ok(rel) = rel {
+                    out.push((date, rel));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The entries written after `cursor` (all when `None`), and the cursor to store once they
+/// have been consolidated.
+pub fn read_since(
+    memory_dir: &Path,
+    cursor: Option<&LogCursor>,
+) -> Result<(Vec<LogEntry>, Option<LogCursor>), MemdirError> {
+    let tz = local_tz();
+    let mut entries = Vec::new();
+    let mut last = cursor.cloned();
+    for (date, rel) in log_files(memory_dir) {
+        let start = match cursor {
+            Some(c) if rel.as_str() < c.file.as_str() => continue,
+            Some(c) if rel == c.file => c.offset as usize,
+            _ => 0,
+        };
+        let path = memory_dir.join(&rel);
+        let bytes = std::fs::read(&path).map_err(|e| MemdirError::io(&path, e))?;
+        // Only whole lines: a line still being appended is read next time.
+        let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if start > end {
+            // The file shrank (edited by hand): read it again from the start.
+            continue;
+        }
+        let line_base = bytes[..start].iter().filter(|&&b| b == b'\n').count();
+        let text = String::from_utf8_lossy(&bytes[start..end]);
+        for (i, line) in text.lines().enumerate() {
+            let Some((time, body)) = parse_line(line) else { continue };
+            let civil = date.to_datetime(time.unwrap_or(Time::midnight()));
+            let at = civil.to_zoned(tz.clone()).map(|z| z.timestamp()).unwrap_or(Timestamp::UNIX_EPOCH);
+            entries.push(LogEntry { date, time, at, text: body, file: rel.clone(), line: line_base + i + 1 });
+        }
+        last = Some(LogCursor { file: rel, offset: end as u64 });
+    }
+    Ok((entries, last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zoned(s: &str) -> Zoned {
+        s.parse::<Timestamp>().unwrap().to_zoned(jiff::tz::TimeZone::UTC)
+    }
+
+    #[test]
+    fn appends_one_folded_line_to_the_dated_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = append(tmp.path(), &zoned("2026-05-08T13:56:00Z"), "use rebase,\n  not merge").unwrap();
+        assert!(p.ends_with("logs/2026/05/2026-05-08.md"));
+        append(tmp.path(), &zoned("2026-05-08T14:02:00Z"), "second").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "- [13:56] use rebase, not merge\n- [14:02] second\n"
+        );
+        assert!(append(tmp.path(), &zoned("2026-05-08T14:02:00Z"), " \n ").is_err());
+    }
+
+    #[test]
+    fn cursor_returns_only_new_entries() {
+        let tmp = tempfile::tempdir().unwrap();
+        append(tmp.path(), &zoned("2026-05-08T09:00:00Z"), "a").unwrap();
+        let (all, cur) = read_since(tmp.path(), None).unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].text, "a");
+        assert_eq!(all[0].line, 1);
+        append(tmp.path(), &zoned("2026-05-08T10:00:00Z"), "b").unwrap();
+        append(tmp.path(), &zoned("2026-05-09T10:00:00Z"), "c").unwrap();
+        let (new, cur2) = read_since(tmp.path(), cur.as_ref()).unwrap();
+        assert_eq!(new.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(), ["b", "c"]);
+        assert_eq!(new[0].line, 2);
+        let (none, _) = read_since(tmp.path(), cur2.as_ref()).unwrap();
+        assert!(none.is_empty());
+    }
+}

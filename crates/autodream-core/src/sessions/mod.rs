@@ -1,0 +1,69 @@
+//! The agent's session transcripts: which ones exist, which were touched since a moment,
+//! and what was said in them.
+//!
+//! Listing is cheap (one directory scan, one `stat` per entry) because the sessions gate
+//! runs it from the hook. Parsing turns a transcript of any supported format into
+//! [`Turn`]s; a line that does not parse is skipped and counted, never fatal.
+
+mod claude;
+mod codex;
+mod generic;
+mod listing;
+mod parse;
+mod turn;
+
+pub use listing::{SessionFile, count_touched_since, list_sessions, touched_since};
+pub use parse::{ParsedSession, detect_format, parse_session, parse_session_file, session_file_for};
+pub use turn::{Role, Turn, TurnKind};
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// A transcript format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SessionFormat {
+    /// Pick by the first parsable line of each file.
+    #[default]
+    Auto,
+    /// The coding agent's transcripts: `<uuid>.jsonl` with typed entries.
+    Claude,
+    /// Any `*.jsonl` whose lines are `{"timestamp","role","name"?,"content","id"?}`.
+    Generic,
+    /// Codex CLI rollouts: `{timestamp, type, payload}` lines.
+    Codex,
+}
+
+impl fmt::Display for SessionFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SessionFormat::Auto => "auto",
+            SessionFormat::Claude => "claude",
+            SessionFormat::Generic => "generic",
+            SessionFormat::Codex => "codex",
+        })
+    }
+}
+
+impl FromStr for SessionFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(SessionFormat::Auto),
+            "claude" => Ok(SessionFormat::Claude),
+            "generic" => Ok(SessionFormat::Generic),
+            "codex" => Ok(SessionFormat::Codex),
+            other => Err(format!("unknown sessions format {other:?} (expected auto, claude, generic or codex)")),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("cannot read sessions folder {path}: {source}")]
+    ReadDir { path: std::path::PathBuf, source: std::io::Error },
+    #[error("cannot read transcript {path}: {source}")]
+    ReadFile { path: std::path::PathBuf, source: std::io::Error },
+}
