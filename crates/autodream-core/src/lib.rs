@@ -16,6 +16,7 @@ pub mod gates;
 pub mod lock;
 pub mod memdir;
 pub mod paths;
+pub mod redact;
 pub mod sessions;
 
 pub use clock::Clock;

@@ -1,1 +1,3 @@
-//! placeholder
+//! autodream-offline: the deterministic dream engine (placeholder: being built).
+
+pub mod dates;

@@ -1,0 +1,1 @@
+//! Secret redaction (placeholder: being built).

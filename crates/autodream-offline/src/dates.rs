@@ -1,0 +1,1 @@
+//! Relative date resolution (placeholder: being built).
