@@ -6,8 +6,9 @@
 //! validated on its own: a wrong type, a negative, NaN or out-of-range value produces a
 //! warning naming the source and the field, and only that field falls back to the next source.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
 
 use serde::Serialize;
 
@@ -119,6 +120,596 @@ impl Default for Config {
             memory_budget_max_bytes: 256 * 1024,
             exec_command: None,
             agent: AgentConfig::default(),
+        }
+    }
+}
+
+/// A value as a source gave it, before validation.
+#[derive(Debug, Clone)]
+enum Raw<'a> {
+    Toml(&'a toml::Value),
+    Json(&'a serde_json::Value),
+    Text(&'a str),
+}
+
+impl Raw<'_> {
+    fn describe(&self) -> String {
+        match self {
+            Raw::Toml(v) => v.to_string(),
+            Raw::Json(v) => v.to_string(),
+            Raw::Text(s) => format!("{s:?}"),
+        }
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            Raw::Toml(toml::Value::Integer(i)) => Some(*i as f64),
+            Raw::Toml(toml::Value::Float(f)) => Some(*f),
+            Raw::Json(v) => v.as_f64(),
+            Raw::Text(s) => s.trim().parse::<f64>().ok(),
+            _ => None,
+        }
+    }
+
+    fn as_i64(&self) -> Option<i64> {
+        match self {
+            Raw::Toml(toml::Value::Integer(i)) => Some(*i),
+            Raw::Json(v) => v.as_i64(),
+            Raw::Text(s) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        }
+    }
+
+    fn as_bool(&self) -> Option<bool> {
+        match self {
+            Raw::Toml(toml::Value::Boolean(b)) => Some(*b),
+            Raw::Json(serde_json::Value::Bool(b)) => Some(*b),
+            Raw::Text(s) => parse_bool(s),
+            _ => None,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Raw::Toml(toml::Value::String(s)) => Some(s),
+            Raw::Json(serde_json::Value::String(s)) => Some(s),
+            Raw::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// `1/true/yes/on` and `0/false/no/off`, any case.
+pub fn parse_bool(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// A field that a source set to something unusable; the field fell back to the next source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConfigWarning {
+    /// Where the value came from: a file path, `environment AUTODREAM_X`, `--flag`.
+    pub source: String,
+    /// The field, dotted (`agent.model`), or empty for a whole-source problem.
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}: {}", self.source, self.message)
+        } else {
+            write!(f, "{}: {}: {}", self.source, self.field, self.message)
+        }
+    }
+}
+
+/// Why automatic dreaming is switched off (gate 1's detail), when it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Disabled {
+    pub reason: String,
+}
+
+/// The configuration with the story of how it was made.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoadedConfig {
+    pub config: Config,
+    pub warnings: Vec<ConfigWarning>,
+    /// The config file read, if any.
+    pub file: Option<PathBuf>,
+    /// Set when the agent's own switches turn auto memory off (kill switch, settings).
+    pub auto_memory_off: Option<Disabled>,
+    /// Where `enabled` came from (for `status`).
+    pub enabled_source: String,
+}
+
+/// Where to look; everything optional.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// `--config FILE` (an explicit file that is missing is an error).
+    pub config_file: Option<PathBuf>,
+    /// Command-line settings, highest precedence: (dotted key, value).
+    pub flags: Vec<(String, String)>,
+    /// The project directory (for the agent's project settings files).
+    pub project_dir: Option<PathBuf>,
+    /// The agent's configuration home (`~/.claude`), for `settings.json`.
+    pub agent_base: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("config file {0} does not exist")]
+    MissingFile(PathBuf),
+    #[error("{0}")]
+    Invalid(ConfigWarning),
+}
+
+type Setter = fn(&mut Config, &Raw<'_>) -> Result<(), String>;
+
+fn pos_f64(v: &Raw<'_>, min: f64, max: f64, min_inclusive: bool) -> Result<f64, String> {
+    let f = v.as_f64().ok_or_else(|| format!("expected a number, got {}", v.describe()))?;
+    if !f.is_finite() {
+        return Err(format!("expected a finite number, got {}", v.describe()));
+    }
+    let low_ok = if min_inclusive { f >= min } else { f > min };
+    if !low_ok || f > max {
+        let op = if min_inclusive { "≥" } else { ">" };
+        return Err(format!("{f} is out of range (must be {op} {min} and ≤ {max})"));
+    }
+    Ok(f)
+}
+
+fn int(v: &Raw<'_>, min: i64, max: i64) -> Result<i64, String> {
+    let i = match v.as_i64() {
+        Some(i) => i,
+        None => match v.as_f64() {
+            Some(f) if f.is_finite() && f.fract() == 0.0 => f as i64,
+            _ => return Err(format!("expected a whole number, got {}", v.describe())),
+        },
+    };
+    if i < min || i > max {
+        return Err(format!("{i} is out of range ({min}..={max})"));
+    }
+    Ok(i)
+}
+
+fn boolean(v: &Raw<'_>) -> Result<bool, String> {
+    v.as_bool().ok_or_else(|| format!("expected true or false, got {}", v.describe()))
+}
+
+fn string(v: &Raw<'_>) -> Result<String, String> {
+    match v.as_str() {
+        Some(s) if !s.trim().is_empty() && !s.contains('\0') => Ok(s.trim().to_string()),
+        Some(_) => Err("expected a non-empty string".into()),
+        None => Err(format!("expected a string, got {}", v.describe())),
+    }
+}
+
+fn one_of(v: &Raw<'_>, allowed: &[&str]) -> Result<String, String> {
+    let s = string(v)?.to_ascii_lowercase();
+    if allowed.contains(&s.as_str()) {
+        Ok(s)
+    } else {
+        Err(format!("{s:?} is not one of {}", allowed.join(", ")))
+    }
+}
+
+/// Every configuration key, its setter and validation.
+const FIELDS: &[(&str, Setter)] = &[
+    ("enabled", |c, v| Ok(c.enabled = boolean(v)?)),
+    ("mode", |c, v| {
+        c.mode = match one_of(v, &["normal", "assistant", "remote"])?.as_str() {
+            "assistant" => Mode::Assistant,
+            "remote" => Mode::Remote,
+            _ => Mode::Normal,
+        };
+        Ok(())
+    }),
+    ("min_hours", |c, v| Ok(c.min_hours = pos_f64(v, 0.0, 24.0 * 366.0, true)?)),
+    ("min_sessions", |c, v| Ok(c.min_sessions = int(v, 0, 100_000)? as u32)),
+    ("scan_interval_minutes", |c, v| Ok(c.scan_interval_minutes = pos_f64(v, 0.0, 7.0 * 24.0 * 60.0, true)?)),
+    ("stale_lock_minutes", |c, v| Ok(c.stale_lock_minutes = pos_f64(v, 0.0, 7.0 * 24.0 * 60.0, false)?)),
+    ("idle_seconds", |c, v| Ok(c.idle_seconds = int(v, 0, 86_400)? as u64)),
+    ("idle_max_wait_minutes", |c, v| Ok(c.idle_max_wait_minutes = pos_f64(v, 0.0, 24.0 * 60.0, true)?)),
+    ("index_max_lines", |c, v| Ok(c.index_max_lines = int(v, 1, 100_000)? as usize)),
+    ("index_max_units", |c, v| Ok(c.index_max_units = int(v, 100, 10_000_000)? as usize)),
+    ("sessions_format", |c, v| {
+        c.sessions_format = one_of(v, &["auto", "claude", "generic", "codex"])?.parse().map_err(|e: String| e)?;
+        Ok(())
+    }),
+    ("engine", |c, v| Ok(c.engine = one_of(v, &["offline", "hygiene", "agent", "exec"])?)),
+    ("flags_file", |c, v| Ok(c.flags_file = Some(PathBuf::from(string(v)?)))),
+    ("memory_budget_ratio", |c, v| Ok(c.memory_budget_ratio = pos_f64(v, 0.0, 1.0, false)?)),
+    ("memory_budget_max_bytes", |c, v| Ok(c.memory_budget_max_bytes = int(v, 1024, 1 << 40)? as u64)),
+    ("exec_command", |c, v| Ok(c.exec_command = Some(string(v)?))),
+    ("agent.provider", |c, v| Ok(c.agent.provider = one_of(v, &["anthropic", "openai"])?)),
+    ("agent.model", |c, v| Ok(c.agent.model = string(v)?)),
+    ("agent.base_url", |c, v| {
+        let s = string(v)?;
+        if !(s.starts_with("http://") || s.starts_with("https://")) {
+            return Err(format!("{s:?} is not an http(s) URL"));
+        }
+        Ok(c.agent.base_url = Some(s))
+    }),
+    ("agent.api_key_env", |c, v| {
+        let s = string(v)?;
+        if !s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            return Err(format!("{s:?} is not an environment variable name (put the NAME of the variable here, never the key)"));
+        }
+        Ok(c.agent.api_key_env = Some(s))
+    }),
+    ("agent.max_turns", |c, v| Ok(c.agent.max_turns = int(v, 1, 10_000)? as u32)),
+    ("agent.max_tokens_per_dream", |c, v| Ok(c.agent.max_tokens_per_dream = int(v, 1_000, 1 << 40)? as u64)),
+    ("agent.max_output_tokens", |c, v| Ok(c.agent.max_output_tokens = int(v, 16, 1_000_000)? as u32)),
+    ("agent.request_timeout_secs", |c, v| Ok(c.agent.request_timeout_secs = int(v, 1, 3_600)? as u64)),
+    ("agent.max_retries", |c, v| Ok(c.agent.max_retries = int(v, 0, 20)? as u32)),
+    ("agent.price_input", |c, v| Ok(c.agent.price_input = pos_f64(v, 0.0, 10_000.0, true)?)),
+    ("agent.price_output", |c, v| Ok(c.agent.price_output = pos_f64(v, 0.0, 10_000.0, true)?)),
+    ("agent.price_cache_read", |c, v| Ok(c.agent.price_cache_read = pos_f64(v, 0.0, 10_000.0, true)?)),
+    ("agent.price_cache_write", |c, v| Ok(c.agent.price_cache_write = pos_f64(v, 0.0, 10_000.0, true)?)),
+    ("agent.read_project", |c, v| Ok(c.agent.read_project = boolean(v)?)),
+];
+
+/// Every configuration key, dotted (`agent.model`).
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    FIELDS.iter().map(|(k, _)| *k)
+}
+
+/// The environment variable of a key: `AUTODREAM_MIN_HOURS`, `AUTODREAM_AGENT_MODEL`.
+pub fn env_var_of(key: &str) -> String {
+    format!("AUTODREAM_{}", key.replace('.', "_").to_ascii_uppercase())
+}
+
+struct Builder {
+    config: Config,
+    warnings: Vec<ConfigWarning>,
+    enabled_source: String,
+}
+
+impl Builder {
+    /// Applies one value; an unusable one is reported and ignored (the field keeps the
+    /// value of the lower-precedence sources).
+    fn set(&mut self, source: &str, key: &str, raw: Raw<'_>) -> bool {
+        let Some((_, setter)) = FIELDS.iter().find(|(k, _)| *k == key) else {
+            self.warn(source, key, "unknown setting (ignored)".into());
+            return false;
+        };
+        let mut candidate = self.config.clone();
+        match setter(&mut candidate, &raw) {
+            Ok(()) => {
+                self.config = candidate;
+                if key == "enabled" {
+                    self.enabled_source = source.to_string();
+                }
+                true
+            }
+            Err(msg) => {
+                self.warn(source, key, format!("{msg}; ignored"));
+                false
+            }
+        }
+    }
+
+    fn warn(&mut self, source: &str, field: &str, message: String) {
+        self.warnings.push(ConfigWarning { source: source.into(), field: field.into(), message });
+    }
+
+    fn apply_toml(&mut self, source: &str, table: &toml::Table, prefix: &str) {
+        for (k, v) in table {
+            let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            match v {
+                toml::Value::Table(t) if prefix.is_empty() && k == "agent" => self.apply_toml(source, t, k),
+                _ => {
+                    self.set(source, &key, Raw::Toml(v));
+                }
+            }
+        }
+    }
+}
+
+/// The remote flags file, re-read only when its mtime changes (long-lived processes such as
+/// the MCP server call [`Config::load`] many times).
+static FLAGS_CACHE: Mutex<Option<(PathBuf, SystemTime, serde_json::Value)>> = Mutex::new(None);
+
+fn read_flags_file(path: &Path) -> Result<Option<serde_json::Value>, String> {
+    let mtime = match std::fs::metadata(path) {
+        Ok(m) => m.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    let mut cache = FLAGS_CACHE.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((p, t, v)) = cache.as_ref()
+        && p == path
+        && *t == mtime
+    {
+        return Ok(Some(v.clone()));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("not JSON (line {}, column {}): {e}", e.line(), e.column()))?;
+    *cache = Some((path.to_path_buf(), mtime, value.clone()));
+    Ok(Some(value))
+}
+
+/// The user's config file: `AUTODREAM_CONFIG`, else `$XDG_CONFIG_HOME/autodream/config.toml`,
+/// else `~/.config/autodream/config.toml`.
+pub fn default_config_file() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("AUTODREAM_CONFIG")
+        && !p.is_empty()
+    {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| crate::paths::home_dir().map(|h| h.join(".config")))?;
+    Some(base.join("autodream").join("config.toml"))
+}
+
+fn env_truthy(key: &str) -> Option<bool> {
+    std::env::var(key).ok().map(|v| parse_bool(&v).unwrap_or(!v.trim().is_empty()))
+}
+
+impl Config {
+    /// Builds the effective configuration from every source. Only an explicit `--config`
+    /// file that does not exist is an error; everything else becomes a warning.
+    pub fn load(opts: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
+        let mut b = Builder { config: Config::default(), warnings: Vec::new(), enabled_source: "default".into() };
+        let mut auto_memory_off = None;
+
+        // The remote-mode hint from the agent's environment: lowest precedence.
+        if env_truthy("CLAUDE_CODE_REMOTE") == Some(true) {
+            b.config.mode = Mode::Remote;
+        }
+
+        // The user's file decides where the flags file is, so parse it first, apply it later.
+        let (file, file_table) = match &opts.config_file {
+            Some(p) if !p.exists() => return Err(ConfigError::MissingFile(p.clone())),
+            Some(p) => (Some(p.clone()), read_toml(p, &mut b)),
+            None => match default_config_file() {
+                Some(p) if p.exists() => (Some(p.clone()), read_toml(&p, &mut b)),
+                _ => (None, None),
+            },
+        };
+
+        // 1. Remote flags file (JSON): enabled, minHours, minSessions.
+        let flags_file = opts
+            .flags
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "flags_file")
+            .map(|(_, v)| PathBuf::from(v))
+            .or_else(|| std::env::var("AUTODREAM_FLAGS_FILE").ok().filter(|v| !v.is_empty()).map(PathBuf::from))
+            .or_else(|| {
+                file_table.as_ref().and_then(|t| t.get("flags_file")).and_then(|v| v.as_str()).map(PathBuf::from)
+            });
+        if let Some(path) = &flags_file {
+            let source = path.display().to_string();
+            match read_flags_file(path) {
+                Ok(Some(serde_json::Value::Object(obj))) => {
+                    for (json_key, key) in [("enabled", "enabled"), ("minHours", "min_hours"), ("minSessions", "min_sessions")] {
+                        if let Some(v) = obj.get(json_key) {
+                            // The anchor uses a remote number only when it is finite and > 0.
+                            let positive = key == "enabled" || v.as_f64().is_some_and(|f| f.is_finite() && f > 0.0);
+                            if positive {
+                                b.set(&source, key, Raw::Json(v));
+                            } else {
+                                b.warn(&source, json_key, format!("expected a number > 0, got {v}; ignored"));
+                            }
+                        }
+                    }
+                }
+                Ok(Some(other)) => b.warn(&source, "", format!("expected a JSON object, got {other}")),
+                Ok(None) => {}
+                Err(e) => b.warn(&source, "", e),
+            }
+        }
+
+        // 2. The agent's settings files: autoDreamEnabled, autoMemoryEnabled.
+        let mut settings = Vec::new();
+        if let Some(base) = opts.agent_base.clone().or_else(|| crate::paths::agent_base_dir().ok()) {
+            settings.push(base.join("settings.json"));
+        }
+        if let Some(project) = &opts.project_dir {
+            settings.push(project.join(".claude").join("settings.json"));
+            settings.push(project.join(".claude").join("settings.local.json"));
+        }
+        for path in settings {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let source = path.display().to_string();
+            let value: serde_json::Value = match serde_json::from_str(&text) {
+                Ok(v) => v,
+                Err(e) => {
+                    b.warn(&source, "", format!("not JSON (line {}, column {}): {e}", e.line(), e.column()));
+                    continue;
+                }
+            };
+            if let Some(v) = value.get("autoDreamEnabled") {
+                if v.is_boolean() {
+                    b.set(&source, "enabled", Raw::Json(v));
+                } else {
+                    b.warn(&source, "autoDreamEnabled", format!("expected true or false, got {v}; ignored"));
+                }
+            }
+            if let Some(v) = value.get("autoMemoryEnabled").and_then(|v| v.as_bool()) {
+                auto_memory_off = (!v).then(|| Disabled { reason: format!("autoMemoryEnabled is false in {source}") });
+            }
+        }
+
+        // 3. The user's config file.
+        if let (Some(path), Some(table)) = (&file, &file_table) {
+            b.apply_toml(&path.display().to_string(), table, "");
+        }
+
+        // 4. The environment.
+        for (key, _) in FIELDS {
+            let var = env_var_of(key);
+            if let Ok(value) = std::env::var(&var) {
+                b.set(&format!("environment {var}"), key, Raw::Text(&value));
+            }
+        }
+
+        // 5. Command-line flags.
+        for (key, value) in &opts.flags {
+            b.set(&format!("--{}", key.replace(['_', '.'], "-")), key, Raw::Text(value));
+        }
+
+        // The agent's kill switch beats every setting of ours.
+        if let Some(off) = env_truthy("CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
+            auto_memory_off = off.then(|| Disabled { reason: "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set".into() });
+        }
+
+        Ok(LoadedConfig {
+            config: b.config,
+            warnings: b.warnings,
+            file,
+            auto_memory_off,
+            enabled_source: b.enabled_source,
+        })
+    }
+
+    pub fn scan_interval(&self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(self.scan_interval_minutes * 60.0)
+    }
+
+    pub fn stale_lock(&self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(self.stale_lock_minutes * 60.0)
+    }
+}
+
+fn read_toml(path: &Path, b: &mut Builder) -> Option<toml::Table> {
+    let source = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            b.warn(&source, "", format!("cannot read: {e}"));
+            return None;
+        }
+    };
+    match text.parse::<toml::Table>() {
+        Ok(t) => Some(t),
+        Err(e) => {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+            b.warn(&source, "", format!("not valid TOML{at}: {}; the whole file is ignored", e.message()));
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_with(file: &str, flags: &[(&str, &str)]) -> LoadedConfig {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("config.toml");
+        std::fs::write(&p, file).unwrap();
+        Config::load(&LoadOptions {
+            config_file: Some(p),
+            flags: flags.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            project_dir: None,
+            agent_base: Some(tmp.path().join("no-agent")),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn each_bad_field_falls_back_alone() {
+        let l = load_with("min_hours = -3\nmin_sessions = 7\nidle_seconds = \"soon\"\n[agent]\nmodel = \"m\"\n", &[]);
+        assert_eq!(l.config.min_hours, 24.0);
+        assert_eq!(l.config.min_sessions, 7);
+        assert_eq!(l.config.idle_seconds, 60);
+        assert_eq!(l.config.agent.model, "m");
+        let mut fields: Vec<_> = l.warnings.iter().map(|w| w.field.as_str()).collect();
+        fields.sort();
+        assert_eq!(fields, ["idle_seconds", "min_hours"]);
+        assert!(l.warnings.iter().any(|w| w.to_string().contains("config.toml: min_hours: -3 is out of range")));
+    }
+
+    #[test]
+    fn flags_beat_the_file_and_bad_flags_fall_back_to_the_file() {
+        let l = load_with("min_hours = 12\nmin_sessions = 3\n", &[("min_hours", "2.5"), ("min_sessions", "NaN")]);
+        assert_eq!(l.config.min_hours, 2.5);
+        assert_eq!(l.config.min_sessions, 3);
+        assert_eq!(l.warnings.len(), 1);
+        assert_eq!(l.warnings[0].source, "--min-sessions");
+    }
+
+    #[test]
+    fn broken_toml_is_a_warning_with_a_line() {
+        let l = load_with("min_hours = 1\nthis is not toml\n", &[]);
+        assert_eq!(l.config.min_hours, 24.0);
+        assert!(l.warnings[0].message.contains("line 2"), "{:?}", l.warnings);
+    }
+
+    #[test]
+    fn unknown_keys_are_reported() {
+        let l = load_with("min_hourz = 1\n", &[]);
+        assert_eq!(l.warnings[0].field, "min_hourz");
+    }
+
+    #[test]
+    fn nan_and_infinity_are_refused() {
+        let l = load_with("min_hours = nan\nstale_lock_minutes = inf\n", &[]);
+        assert_eq!(l.config.min_hours, 24.0);
+        assert_eq!(l.config.stale_lock_minutes, 60.0);
+        assert_eq!(l.warnings.len(), 2);
+    }
+
+    #[test]
+    fn missing_explicit_file_is_an_error() {
+        let err = Config::load(&LoadOptions { config_file: Some("/nonexistent/x.toml".into()), ..Default::default() });
+        assert!(matches!(err, Err(ConfigError::MissingFile(_))));
+    }
+
+    #[test]
+    fn remote_flags_and_agent_settings_rank_below_our_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let flags = tmp.path().join("flags.json");
+        std::fs::write(&flags, r#"{"enabled": false, "minHours": 6, "minSessions": -1}"#).unwrap();
+        let base = tmp.path().join("agent");
+        std::fs::create_dir_all(&base).unwrap();
+        std::fs::write(base.join("settings.json"), r#"{"autoDreamEnabled": true}"#).unwrap();
+        let cfg = tmp.path().join("c.toml");
+        std::fs::write(&cfg, format!("flags_file = {:?}\n", flags.display().to_string())).unwrap();
+        let l = Config::load(&LoadOptions {
+            config_file: Some(cfg.clone()),
+            agent_base: Some(base.clone()),
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(l.config.enabled, "the agent setting beats the remote flag");
+        assert_eq!(l.enabled_source, base.join("settings.json").display().to_string());
+        assert_eq!(l.config.min_hours, 6.0);
+        assert_eq!(l.config.min_sessions, 5, "a non-positive remote number is ignored");
+        std::fs::write(&cfg, format!("flags_file = {:?}\nenabled = false\n", flags.display().to_string())).unwrap();
+        let l = Config::load(&LoadOptions { config_file: Some(cfg), agent_base: Some(base), ..Default::default() })
+            .unwrap();
+        assert!(!l.config.enabled, "our file beats the agent setting");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_value_for_any_key_never_panics(key in proptest::sample::select(keys().collect::<Vec<_>>()), value in ".*") {
+            let mut c = Config::default();
+            let setter = FIELDS.iter().find(|(k, _)| *k == key).unwrap().1;
+            let _ = setter(&mut c, &Raw::Text(&value));
+            proptest::prop_assert!(c.min_hours.is_finite() && c.min_hours >= 0.0);
+            proptest::prop_assert!(c.memory_budget_ratio > 0.0 && c.memory_budget_ratio <= 1.0);
+        }
+
+        #[test]
+        fn any_toml_file_never_panics(text in ".{0,200}") {
+            let tmp = tempfile::tempdir().unwrap();
+            let p = tmp.path().join("c.toml");
+            std::fs::write(&p, &text).unwrap();
+            let l = Config::load(&LoadOptions { config_file: Some(p), agent_base: Some(tmp.path().into()), ..Default::default() });
+            proptest::prop_assert!(l.is_ok());
         }
     }
 }
