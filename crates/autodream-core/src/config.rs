@@ -318,7 +318,8 @@ const FIELDS: &[(&str, Setter)] = &[
     ("index_max_lines", |c, v| Ok(c.index_max_lines = int(v, 1, 100_000)? as usize)),
     ("index_max_units", |c, v| Ok(c.index_max_units = int(v, 100, 10_000_000)? as usize)),
     ("sessions_format", |c, v| {
-        c.sessions_format = one_of(v, &["auto", "claude", "generic", "codex"])?.parse().map_err(|e: String| e)?;
+        c.sessions_format =
+            one_of(v, &["auto", "claude", "generic", "codex"])?.parse().map_err(|e: String| e)?;
         Ok(())
     }),
     ("engine", |c, v| Ok(c.engine = one_of(v, &["offline", "hygiene", "agent", "exec"])?)),
@@ -338,7 +339,9 @@ const FIELDS: &[(&str, Setter)] = &[
     ("agent.api_key_env", |c, v| {
         let s = string(v)?;
         if !s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
-            return Err(format!("{s:?} is not an environment variable name (put the NAME of the variable here, never the key)"));
+            return Err(format!(
+                "{s:?} is not an environment variable name (put the NAME of the variable here, never the key)"
+            ));
         }
         Ok(c.agent.api_key_env = Some(s))
     }),
@@ -429,8 +432,8 @@ fn read_flags_file(path: &Path) -> Result<Option<serde_json::Value>, String> {
         return Ok(Some(v.clone()));
     }
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("not JSON (line {}, column {}): {e}", e.line(), e.column()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("not JSON (line {}, column {}): {e}", e.line(), e.column()))?;
     *cache = Some((path.to_path_buf(), mtime, value.clone()));
     Ok(Some(value))
 }
@@ -458,7 +461,8 @@ impl Config {
     /// Builds the effective configuration from every source. Only an explicit `--config`
     /// file that does not exist is an error; everything else becomes a warning.
     pub fn load(opts: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
-        let mut b = Builder { config: Config::default(), warnings: Vec::new(), enabled_source: "default".into() };
+        let mut b =
+            Builder { config: Config::default(), warnings: Vec::new(), enabled_source: "default".into() };
         let mut auto_memory_off = None;
 
         // The remote-mode hint from the agent's environment: lowest precedence.
@@ -483,18 +487,27 @@ impl Config {
             .rev()
             .find(|(k, _)| k == "flags_file")
             .map(|(_, v)| PathBuf::from(v))
-            .or_else(|| std::env::var("AUTODREAM_FLAGS_FILE").ok().filter(|v| !v.is_empty()).map(PathBuf::from))
             .or_else(|| {
-                file_table.as_ref().and_then(|t| t.get("flags_file")).and_then(|v| v.as_str()).map(PathBuf::from)
+                std::env::var("AUTODREAM_FLAGS_FILE").ok().filter(|v| !v.is_empty()).map(PathBuf::from)
+            })
+            .or_else(|| {
+                file_table
+                    .as_ref()
+                    .and_then(|t| t.get("flags_file"))
+                    .and_then(|v| v.as_str())
+                    .map(PathBuf::from)
             });
         if let Some(path) = &flags_file {
             let source = path.display().to_string();
             match read_flags_file(path) {
                 Ok(Some(serde_json::Value::Object(obj))) => {
-                    for (json_key, key) in [("enabled", "enabled"), ("minHours", "min_hours"), ("minSessions", "min_sessions")] {
+                    for (json_key, key) in
+                        [("enabled", "enabled"), ("minHours", "min_hours"), ("minSessions", "min_sessions")]
+                    {
                         if let Some(v) = obj.get(json_key) {
                             // The anchor uses a remote number only when it is finite and > 0.
-                            let positive = key == "enabled" || v.as_f64().is_some_and(|f| f.is_finite() && f > 0.0);
+                            let positive =
+                                key == "enabled" || v.as_f64().is_some_and(|f| f.is_finite() && f > 0.0);
                             if positive {
                                 b.set(&source, key, Raw::Json(v));
                             } else {
@@ -536,7 +549,8 @@ impl Config {
                 }
             }
             if let Some(v) = value.get("autoMemoryEnabled").and_then(|v| v.as_bool()) {
-                auto_memory_off = (!v).then(|| Disabled { reason: format!("autoMemoryEnabled is false in {source}") });
+                auto_memory_off =
+                    (!v).then(|| Disabled { reason: format!("autoMemoryEnabled is false in {source}") });
             }
         }
 
@@ -560,7 +574,8 @@ impl Config {
 
         // The agent's kill switch beats every setting of ours.
         if let Some(off) = env_truthy("CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
-            auto_memory_off = off.then(|| Disabled { reason: "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set".into() });
+            auto_memory_off =
+                off.then(|| Disabled { reason: "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set".into() });
         }
 
         Ok(LoadedConfig {
@@ -620,7 +635,10 @@ mod tests {
 
     #[test]
     fn each_bad_field_falls_back_alone() {
-        let l = load_with("min_hours = -3\nmin_sessions = 7\nidle_seconds = \"soon\"\n[agent]\nmodel = \"m\"\n", &[]);
+        let l = load_with(
+            "min_hours = -3\nmin_sessions = 7\nidle_seconds = \"soon\"\n[agent]\nmodel = \"m\"\n",
+            &[],
+        );
         assert_eq!(l.config.min_hours, 24.0);
         assert_eq!(l.config.min_sessions, 7);
         assert_eq!(l.config.idle_seconds, 60);
@@ -628,12 +646,15 @@ mod tests {
         let mut fields: Vec<_> = l.warnings.iter().map(|w| w.field.as_str()).collect();
         fields.sort();
         assert_eq!(fields, ["idle_seconds", "min_hours"]);
-        assert!(l.warnings.iter().any(|w| w.to_string().contains("config.toml: min_hours: -3 is out of range")));
+        assert!(
+            l.warnings.iter().any(|w| w.to_string().contains("config.toml: min_hours: -3 is out of range"))
+        );
     }
 
     #[test]
     fn flags_beat_the_file_and_bad_flags_fall_back_to_the_file() {
-        let l = load_with("min_hours = 12\nmin_sessions = 3\n", &[("min_hours", "2.5"), ("min_sessions", "NaN")]);
+        let l =
+            load_with("min_hours = 12\nmin_sessions = 3\n", &[("min_hours", "2.5"), ("min_sessions", "NaN")]);
         assert_eq!(l.config.min_hours, 2.5);
         assert_eq!(l.config.min_sessions, 3);
         assert_eq!(l.warnings.len(), 1);
@@ -663,7 +684,10 @@ mod tests {
 
     #[test]
     fn missing_explicit_file_is_an_error() {
-        let err = Config::load(&LoadOptions { config_file: Some("/nonexistent/x.toml".into()), ..Default::default() });
+        let err = Config::load(&LoadOptions {
+            config_file: Some("/nonexistent/x.toml".into()),
+            ..Default::default()
+        });
         assert!(matches!(err, Err(ConfigError::MissingFile(_))));
     }
 
@@ -687,9 +711,14 @@ mod tests {
         assert_eq!(l.enabled_source, base.join("settings.json").display().to_string());
         assert_eq!(l.config.min_hours, 6.0);
         assert_eq!(l.config.min_sessions, 5, "a non-positive remote number is ignored");
-        std::fs::write(&cfg, format!("flags_file = {:?}\nenabled = false\n", flags.display().to_string())).unwrap();
-        let l = Config::load(&LoadOptions { config_file: Some(cfg), agent_base: Some(base), ..Default::default() })
+        std::fs::write(&cfg, format!("flags_file = {:?}\nenabled = false\n", flags.display().to_string()))
             .unwrap();
+        let l = Config::load(&LoadOptions {
+            config_file: Some(cfg),
+            agent_base: Some(base),
+            ..Default::default()
+        })
+        .unwrap();
         assert!(!l.config.enabled, "our file beats the agent setting");
     }
 

@@ -158,8 +158,13 @@ fn gate_time(last: Option<SystemTime>, now: Timestamp, min_hours: f64) -> (GateR
                 let wait = Duration::from_secs_f64(((min_hours - hours) * 3600.0).max(0.0));
                 format!("last ran {}; next eligible in {}", human_ago(last, now), human_duration(wait))
             };
-            let report =
-                GateReport { name: GateName::Time, pass, value: json!(round2(hours)), threshold: json!(min_hours), detail };
+            let report = GateReport {
+                name: GateName::Time,
+                pass,
+                value: json!(round2(hours)),
+                threshold: json!(min_hours),
+                detail,
+            };
             (report, (!pass).then_some(next))
         }
     }
@@ -183,8 +188,13 @@ pub fn explain(input: &GateInput<'_>) -> Evaluation {
 fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
     let cfg = &input.config.config;
     let now = input.clock.now();
-    let mut eval =
-        Evaluation { gates: Vec::new(), failed: None, last_consolidated_at: None, next_eligible_at: None, sessions_since: None };
+    let mut eval = Evaluation {
+        gates: Vec::new(),
+        failed: None,
+        last_consolidated_at: None,
+        next_eligible_at: None,
+        sessions_since: None,
+    };
     let record = |eval: &mut Evaluation, g: GateReport| -> bool {
         if !g.pass && eval.failed.is_none() {
             eval.failed = Some(g.name);
@@ -228,7 +238,8 @@ fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
             } else {
                 let wait = Duration::from_secs_f64(((interval_min - minutes) * 60.0).max(0.0));
                 if eval.next_eligible_at.is_none() {
-                    eval.next_eligible_at = t.checked_add(jiff::SignedDuration::from_secs_f64(interval_min * 60.0)).ok();
+                    eval.next_eligible_at =
+                        t.checked_add(jiff::SignedDuration::from_secs_f64(interval_min * 60.0)).ok();
                 }
                 format!("scanned {}; next scan in {}", human_ago(t, now), human_duration(wait))
             };
@@ -251,7 +262,8 @@ fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
     }
 
     // 4. sessions
-    let count = count_touched_since(&input.locations.sessions_dir, cfg.sessions_format, last, input.current_session);
+    let count =
+        count_touched_since(&input.locations.sessions_dir, cfg.sessions_format, last, input.current_session);
     let sessions_gate = match count {
         Ok(n) => {
             eval.sessions_since = Some(n);
@@ -261,7 +273,13 @@ fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
             } else {
                 format!("sessions {n}/{}: {} more needed", cfg.min_sessions, cfg.min_sessions as usize - n)
             };
-            GateReport { name: GateName::Sessions, pass, value: json!(n), threshold: json!(cfg.min_sessions), detail }
+            GateReport {
+                name: GateName::Sessions,
+                pass,
+                value: json!(n),
+                threshold: json!(cfg.min_sessions),
+                detail,
+            }
         }
         Err(e) => GateReport {
             name: GateName::Sessions,
@@ -294,7 +312,13 @@ fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
             } else {
                 "free".into()
             };
-            GateReport { name: GateName::Lock, pass: true, value: serde_json::Value::Null, threshold: serde_json::Value::Null, detail }
+            GateReport {
+                name: GateName::Lock,
+                pass: true,
+                value: serde_json::Value::Null,
+                threshold: serde_json::Value::Null,
+                detail,
+            }
         };
         record(&mut eval, gate);
     }
@@ -363,7 +387,12 @@ mod tests {
     fn time_gate_fails_first_and_says_when() {
         let f = fixture();
         set_lock_mtime(&f, "2026-05-08T00:00:00Z");
-        let input = GateInput { locations: &f.loc, config: &f.cfg, clock: at("2026-05-08T20:48:00Z"), current_session: None };
+        let input = GateInput {
+            locations: &f.loc,
+            config: &f.cfg,
+            clock: at("2026-05-08T20:48:00Z"),
+            current_session: None,
+        };
         let e = check(&input);
         assert_eq!(e.failed, Some(GateName::Time));
         assert_eq!(e.gates.len(), 2, "stops at the first failure");
@@ -394,16 +423,29 @@ mod tests {
         let e2 = check(&input);
         assert_eq!(e2.failed, Some(GateName::ScanThrottle));
         // Ten minutes later, with the current session counted as another, all pass.
-        let later = GateInput { locations: &f.loc, config: &f.cfg, clock: at("2026-05-05T00:10:00Z"), current_session: None };
+        let later = GateInput {
+            locations: &f.loc,
+            config: &f.cfg,
+            clock: at("2026-05-05T00:10:00Z"),
+            current_session: None,
+        };
         assert!(check(&later).all_pass());
     }
 
     #[test]
     fn explain_has_no_side_effects_and_reports_every_gate() {
         let f = fixture();
-        let input = GateInput { locations: &f.loc, config: &f.cfg, clock: at("2026-05-05T00:00:00Z"), current_session: None };
+        let input = GateInput {
+            locations: &f.loc,
+            config: &f.cfg,
+            clock: at("2026-05-05T00:00:00Z"),
+            current_session: None,
+        };
         let e = explain(&input);
-        assert_eq!(e.gates.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["enabled", "time", "scan_throttle", "sessions", "lock"]);
+        assert_eq!(
+            e.gates.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(),
+            ["enabled", "time", "scan_throttle", "sessions", "lock"]
+        );
         assert_eq!(e.failed, Some(GateName::Sessions));
         assert!(!scan_stamp_path(&f.loc).exists());
         assert!(!f.loc.lock_path().exists());
@@ -413,7 +455,8 @@ mod tests {
     fn disabled_stops_before_any_io() {
         let mut f = fixture();
         f.cfg.config.enabled = false;
-        let input = GateInput { locations: &f.loc, config: &f.cfg, clock: Clock::System, current_session: None };
+        let input =
+            GateInput { locations: &f.loc, config: &f.cfg, clock: Clock::System, current_session: None };
         let e = check(&input);
         assert_eq!(e.failed, Some(GateName::Enabled));
         assert_eq!(e.gates.len(), 1);

@@ -158,7 +158,13 @@ impl ConsolidationLock {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
         let existed = self.path.exists();
-        let mut f = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&self.path).map_err(io(&self.path))?;
+        let mut f = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&self.path)
+            .map_err(io(&self.path))?;
         f.lock().map_err(io(&self.path))?;
         let result = self.acquire_locked(&mut f, existed, pid);
         let _ = f.unlock();
@@ -173,7 +179,11 @@ impl ConsolidationLock {
         let state = self.state_from(mtime, &body);
         if state.is_held() {
             let holder = state.holder.expect("held implies a holder");
-            let age = self.clock.now_system_time().duration_since(mtime.unwrap_or(SystemTime::UNIX_EPOCH)).unwrap_or_default();
+            let age = self
+                .clock
+                .now_system_time()
+                .duration_since(mtime.unwrap_or(SystemTime::UNIX_EPOCH))
+                .unwrap_or_default();
             return Ok(Acquire::Held { holder, age });
         }
         // Reclaim. The prior mtime is the real "last consolidated at": for a crashed
@@ -191,8 +201,12 @@ impl ConsolidationLock {
         f.seek(SeekFrom::Start(0)).map_err(io(&self.path))?;
         f.write_all(new_body.as_bytes()).map_err(io(&self.path))?;
         f.sync_all().map_err(io(&self.path))?;
-        filetime::set_file_handle_times(f, None, Some(FileTime::from_system_time(to_system_time(started_at))))
-            .map_err(io(&self.path))?;
+        filetime::set_file_handle_times(
+            f,
+            None,
+            Some(FileTime::from_system_time(to_system_time(started_at))),
+        )
+        .map_err(io(&self.path))?;
         // Verify: re-read through the path, as a racing process that replaced the file would win.
         let reread = std::fs::read_to_string(&self.path).unwrap_or_default();
         match parse_body(&reread) {
@@ -215,7 +229,11 @@ impl ConsolidationLock {
         self.with_our_lock(token, |f| {
             f.set_len(0)?;
             f.sync_all()?;
-            filetime::set_file_handle_times(f, None, Some(FileTime::from_system_time(to_system_time(token.started_at))))
+            filetime::set_file_handle_times(
+                f,
+                None,
+                Some(FileTime::from_system_time(to_system_time(token.started_at))),
+            )
         })
     }
 
@@ -236,7 +254,11 @@ impl ConsolidationLock {
         rollback_to(&self.path, pid, state.last_consolidated())
     }
 
-    fn with_our_lock(&self, token: &LockToken, op: impl FnOnce(&mut File) -> std::io::Result<()>) -> Result<bool, LockError> {
+    fn with_our_lock(
+        &self,
+        token: &LockToken,
+        op: impl FnOnce(&mut File) -> std::io::Result<()>,
+    ) -> Result<bool, LockError> {
         let mut f = match OpenOptions::new().read(true).write(true).open(&self.path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),

@@ -140,10 +140,7 @@ impl Locations {
             Some(p) => absolute(&p)?,
             None => {
                 let key_dir = canonical_git_root(&project_dir).unwrap_or_else(|| project_dir.clone());
-                agent_base_dir()?
-                    .join("projects")
-                    .join(sanitise(&key_dir.to_string_lossy()))
-                    .join("memory")
+                agent_base_dir()?.join("projects").join(sanitise(&key_dir.to_string_lossy())).join("memory")
             }
         };
         let sessions_dir = match overrides
@@ -226,7 +223,8 @@ mod tests {
         std::fs::write(main.join(".git/worktrees/wt/commondir"), "../..\n").unwrap();
         let wt = tmp.path().join("wt");
         std::fs::create_dir_all(wt.join("sub")).unwrap();
-        std::fs::write(wt.join(".git"), format!("gitdir: {}\n", main.join(".git/worktrees/wt").display())).unwrap();
+        std::fs::write(wt.join(".git"), format!("gitdir: {}\n", main.join(".git/worktrees/wt").display()))
+            .unwrap();
         assert_eq!(canonical_git_root(&wt.join("sub")).unwrap(), main.canonicalize().unwrap());
         assert_eq!(canonical_git_root(&main).unwrap(), main);
         let outside = tempfile::tempdir().unwrap();

@@ -65,11 +65,8 @@ pub fn append(memory_dir: &Path, now: &Zoned, text: &str) -> Result<PathBuf, Mem
         std::fs::create_dir_all(dir).map_err(|e| MemdirError::io(dir, e))?;
     }
     let line = format!("- [{:02}:{:02}] {text}\n", now.hour(), now.minute());
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(|e| MemdirError::io(&path, e))?;
+    let mut f =
+        OpenOptions::new().create(true).append(true).open(&path).map_err(|e| MemdirError::io(&path, e))?;
     // The advisory lock keeps cooperating writers (and readers taking a cursor) in order;
     // O_APPEND plus a single write already keeps each line whole.
     f.lock().map_err(|e| MemdirError::io(&path, e))?;

@@ -55,7 +55,9 @@ impl FromStr for SessionFormat {
             "claude" => Ok(SessionFormat::Claude),
             "generic" => Ok(SessionFormat::Generic),
             "codex" => Ok(SessionFormat::Codex),
-            other => Err(format!("unknown sessions format {other:?} (expected auto, claude, generic or codex)")),
+            other => {
+                Err(format!("unknown sessions format {other:?} (expected auto, claude, generic or codex)"))
+            }
         }
     }
 }
