@@ -1,1 +1,937 @@
-//! Relative date resolution (placeholder: being built).
+//! Relative dates in free text, resolved to absolute ones (English and Chinese).
+//!
+//! A fact kept in memory must still be true when it is read months later, so "yesterday"
+//! in a note written on 2023-05-08 has to become "2023-05-07". The resolver anchors every
+//! expression on the date of the statement that contains it (the session or log entry
+//! date), never on today.
+//!
+//! The phrases are a static table of patterns, each with its own resolver function; the
+//! table is compiled once into a single regular expression (one capture group per rule),
+//! so a scan is one pass over the text whatever the number of rules. A separate, smaller
+//! table recognises dates that are already absolute ([`find_absolute`]).
+//!
+//! Deliberately **not** resolved, because they do not name a period: "recently", "the
+//! other day", "lately", "a while ago", "over the weekend", a bare weekday ("on Friday"),
+//! "N days later" (relative to some event, not to the statement); in Chinese 刚才, 最近,
+//! 前几天, 近日, a bare weekday (周五) and "N天后". Leaving them alone is better than
+//! writing a precise-looking date that is wrong.
+//!
+//! Conventions (weeks start on Monday):
+//! - "last <weekday>" is the most recent such day strictly before the anchor, "next" /
+//!   "coming <weekday>" the first one strictly after it, "this <weekday>" the one in the
+//!   anchor's week; Chinese 上周四 / 下周一 / 这周五 name the day in the previous / next /
+//!   current week.
+//! - "this weekend" is the coming Saturday, or the current one when the anchor falls on a
+//!   Saturday or Sunday; "last weekend" is the one before that, "next weekend" the one after.
+//! - "last week" / "N weeks ago" are the week (rendered by its Monday) N weeks before the
+//!   anchor's week; months and years shift the calendar month or year.
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use jiff::Span;
+use jiff::civil::Date;
+use regex::{CaptureLocations, Regex};
+
+/// An absolute point or period on the calendar, as precise as the phrase allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DatePoint {
+    /// One calendar day.
+    Day(Date),
+    /// A Monday-to-Sunday week, identified by its Monday.
+    Week(Date),
+    /// A weekend, identified by its Saturday.
+    Weekend(Date),
+    /// A calendar month.
+    Month { year: i16, month: i8 },
+    /// A calendar year.
+    Year(i16),
+}
+
+const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+impl DatePoint {
+    /// The text written into memory: `2023-05-07`, `week of 2023-05-01`,
+    /// `weekend of 2023-05-06`, `May 2023` or `2023` (forms that date parsers read back).
+    pub fn render(&self) -> String {
+        self.to_string()
+    }
+
+    /// The first calendar day the point covers (for ordering facts in time).
+    pub fn first_day(&self) -> Option<Date> {
+        match *self {
+            DatePoint::Day(d) | DatePoint::Week(d) | DatePoint::Weekend(d) => Some(d),
+            DatePoint::Month { year, month } => Date::new(year, month, 1).ok(),
+            DatePoint::Year(year) => Date::new(year, 1, 1).ok(),
+        }
+    }
+}
+
+impl fmt::Display for DatePoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DatePoint::Day(d) => write!(f, "{d}"),
+            DatePoint::Week(monday) => write!(f, "week of {monday}"),
+            DatePoint::Weekend(saturday) => write!(f, "weekend of {saturday}"),
+            DatePoint::Month { year, month } => match month_name(month) {
+                Some(name) => write!(f, "{name} {year}"),
+                None => write!(f, "{year}-{month:02}"),
+            },
+            DatePoint::Year(year) => write!(f, "{year}"),
+        }
+    }
+}
+
+fn month_name(month: i8) -> Option<&'static str> {
+    usize::try_from(month).ok().and_then(|m| m.checked_sub(1)).and_then(|i| MONTH_NAMES.get(i)).copied()
+}
+
+/// A relative time expression found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    /// Byte offset of the phrase in the text.
+    pub start: usize,
+    /// Byte offset just past the phrase.
+    pub end: usize,
+    /// The phrase as written.
+    pub phrase: String,
+    /// What it resolves to.
+    pub point: DatePoint,
+}
+
+/// Finds the relative time expressions of `text` and resolves them against `anchor` (the
+/// date the text was written). Mentions are non-overlapping and in text order.
+pub fn find_relative(text: &str, anchor: Date) -> Vec<Mention> {
+    let mut mentions = Vec::new();
+    scan(&RELATIVE, text, anchor, |start, end, point| {
+        mentions.push(Mention { start, end, phrase: text[start..end].to_string(), point });
+    });
+    mentions
+}
+
+/// Returns `text` with ` (<absolute date>)` inserted after each relative expression, e.g.
+/// "we shipped it yesterday (2023-05-07)". A mention already followed by a parenthesis
+/// holding a date (a previous annotation, or the author's own) is left as it is, so
+/// annotating twice changes nothing.
+pub fn annotate(text: &str, anchor: Date) -> String {
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    scan(&RELATIVE, text, anchor, |_, end, point| {
+        if already_annotated(&text[end..]) {
+            return;
+        }
+        let buffer = out.get_or_insert_with(|| String::with_capacity(text.len() + 32));
+        buffer.push_str(&text[copied..end]);
+        buffer.push_str(" (");
+        buffer.push_str(&point.render());
+        buffer.push(')');
+        copied = end;
+    });
+    match out {
+        Some(mut buffer) => {
+            buffer.push_str(&text[copied..]);
+            buffer
+        }
+        None => text.to_string(),
+    }
+}
+
+/// Is `rest` (the text right after a mention) a parenthesis holding a date?
+fn already_annotated(rest: &str) -> bool {
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let Some(inner) = rest.strip_prefix('(').or_else(|| rest.strip_prefix('（')) else {
+        return false;
+    };
+    let Some(close) = inner.find([')', '）']) else {
+        return false;
+    };
+    // A long parenthesis is a remark, not a date annotation.
+    let content = &inner[..close];
+    content.len() <= 64 && !content.contains(['(', '（']) && content.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// Finds explicit dates: `2023-05-08`, `2023/05/08`, `8 May 2023`, `May 8, 2023`,
+/// `May 8` and `8 May` (year inferred: the most recent such date at most two months after
+/// `anchor`), `May 2023`, `in 2023` (a year after a preposition), `2023年5月8日`,
+/// `2023年5月`, `2023年`, `5月8日` / `5月8号` (year inferred). Returns byte spans, in order.
+pub fn find_absolute(text: &str, anchor: Date) -> Vec<(usize, usize, DatePoint)> {
+    let mut found = Vec::new();
+    scan(&ABSOLUTE, text, anchor, |start, end, point| found.push((start, end, point)));
+    found
+}
+
+// ---------------------------------------------------------------------------------- engine
+
+/// What a rule made of its match: the point, and where the phrase really is (a rule may
+/// match surrounding words only to decide what the phrase means).
+struct Resolved {
+    point: DatePoint,
+    start: usize,
+    end: usize,
+}
+
+/// One rule's view of a match: its own capture groups, numbered from 1, plus the text
+/// around the match for context checks the regex engine cannot express (no look-around).
+struct Hit<'a> {
+    text: &'a str,
+    locations: &'a CaptureLocations,
+    group_base: usize,
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Hit<'a> {
+    fn group(&self, k: usize) -> Option<&'a str> {
+        self.locations.get(self.group_base + k).map(|(s, e)| &self.text[s..e])
+    }
+
+    fn group_start(&self, k: usize) -> Option<usize> {
+        self.locations.get(self.group_base + k).map(|(s, _)| s)
+    }
+
+    fn char_before(&self) -> Option<char> {
+        self.text[..self.start].chars().next_back()
+    }
+
+    fn char_after(&self) -> Option<char> {
+        self.text[self.end..].chars().next()
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.end..]
+    }
+
+    fn whole(&self, point: DatePoint) -> Resolved {
+        Resolved { point, start: self.start, end: self.end }
+    }
+}
+
+type Resolver = fn(&Hit<'_>, Date) -> Option<Resolved>;
+
+/// A phrase family: a pattern and the function that turns its match into a date.
+struct Rule {
+    pattern: String,
+    resolve: Resolver,
+}
+
+/// English patterns are case-insensitive and must stand as whole words. The boundary is
+/// the ASCII one so that a Chinese character next to an English phrase still counts as a
+/// boundary, and so the lazy DFA never has to give up on non-ASCII text.
+fn english(pattern: &str, resolve: Resolver) -> Rule {
+    Rule { pattern: format!(r"(?-u:\b)(?i:{pattern})(?-u:\b)"), resolve }
+}
+
+/// Chinese has no spaces between words, so no boundary assertion: context checks in the
+/// resolvers reject the known look-alikes (然后天气, 周期, 一下周报 ...).
+fn chinese(pattern: &str, resolve: Resolver) -> Rule {
+    Rule { pattern: pattern.to_string(), resolve }
+}
+
+struct CompiledRule {
+    /// The capture group wrapping the whole rule in the combined regex.
+    group: usize,
+    resolve: Resolver,
+}
+
+struct RuleSet {
+    regex: Regex,
+    rules: Vec<CompiledRule>,
+}
+
+impl RuleSet {
+    fn compile(rules: Vec<Rule>) -> RuleSet {
+        let mut combined = String::new();
+        let mut compiled = Vec::with_capacity(rules.len());
+        let mut next_group = 1;
+        for rule in rules {
+            let own = Regex::new(&rule.pattern).expect("built-in date patterns are valid");
+            if !combined.is_empty() {
+                combined.push('|');
+            }
+            combined.push('(');
+            combined.push_str(&rule.pattern);
+            combined.push(')');
+            compiled.push(CompiledRule { group: next_group, resolve: rule.resolve });
+            next_group += own.captures_len();
+        }
+        let regex = Regex::new(&combined).expect("built-in date patterns combine");
+        RuleSet { regex, rules: compiled }
+    }
+}
+
+/// Runs a rule set over `text`, calling `emit` for each resolved match, left to right,
+/// without overlaps. Allocates nothing when there is no match.
+fn scan(set: &RuleSet, text: &str, anchor: Date, mut emit: impl FnMut(usize, usize, DatePoint)) {
+    let Some(first) = set.regex.find(text) else {
+        return;
+    };
+    let mut locations = set.regex.capture_locations();
+    let mut position = first.start();
+    while position < text.len() {
+        let Some(found) = set.regex.captures_read_at(&mut locations, text, position) else {
+            break;
+        };
+        let (start, end) = (found.start(), found.end());
+        let resolved = set.rules.iter().find(|rule| locations.get(rule.group).is_some()).and_then(|rule| {
+            let hit = Hit { text, locations: &locations, group_base: rule.group, start, end };
+            (rule.resolve)(&hit, anchor)
+        });
+        match resolved {
+            Some(Resolved { point, start: phrase_start, end: phrase_end }) if phrase_end > phrase_start => {
+                emit(phrase_start, phrase_end, point);
+                position = phrase_end;
+            }
+            // Rejected by context: a shorter phrase may still start one character later.
+            _ => position = start + text[start..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+}
+
+// ------------------------------------------------------------------------ date arithmetic
+
+fn add_days(date: Date, days: i64) -> Option<Date> {
+    date.checked_add(Span::new().try_days(days).ok()?).ok()
+}
+
+fn day(anchor: Date, days: i64) -> Option<DatePoint> {
+    add_days(anchor, days).map(DatePoint::Day)
+}
+
+fn monday_of(date: Date) -> Option<Date> {
+    add_days(date, -i64::from(date.weekday().to_monday_zero_offset()))
+}
+
+fn week(anchor: Date, weeks: i64) -> Option<DatePoint> {
+    add_days(monday_of(anchor)?, weeks.checked_mul(7)?).map(DatePoint::Week)
+}
+
+/// The Saturday of "this weekend" is the Monday of the anchor's week plus five days,
+/// which is the coming Saturday on weekdays and the current one on Saturday and Sunday.
+fn weekend(anchor: Date, weekends: i64) -> Option<DatePoint> {
+    add_days(monday_of(anchor)?, weekends.checked_mul(7)?.checked_add(5)?).map(DatePoint::Weekend)
+}
+
+fn month(anchor: Date, months: i64) -> Option<DatePoint> {
+    let index = i64::from(anchor.year()) * 12 + i64::from(anchor.month() - 1) + months;
+    let year = i16::try_from(index.div_euclid(12)).ok().filter(|y| (-9999..=9999).contains(y))?;
+    let month = i8::try_from(index.rem_euclid(12) + 1).ok()?;
+    Some(DatePoint::Month { year, month })
+}
+
+fn year(anchor: Date, years: i64) -> Option<DatePoint> {
+    let year = i64::from(anchor.year()).checked_add(years)?;
+    i16::try_from(year).ok().filter(|y| (-9999..=9999).contains(y)).map(DatePoint::Year)
+}
+
+/// Monday-based index (0..=6) of a weekday's English name.
+fn english_weekday(name: &str) -> Option<i64> {
+    const NAMES: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+    NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)).map(|i| i as i64)
+}
+
+/// Monday-based index of a Chinese weekday character (日 and 天 are Sunday).
+fn chinese_weekday(name: &str) -> Option<i64> {
+    match name {
+        "一" => Some(0),
+        "二" => Some(1),
+        "三" => Some(2),
+        "四" => Some(3),
+        "五" => Some(4),
+        "六" => Some(5),
+        "日" | "天" => Some(6),
+        _ => None,
+    }
+}
+
+/// The most recent day with Monday-based index `weekday` strictly before `anchor`.
+fn previous_weekday(anchor: Date, weekday: i64) -> Option<DatePoint> {
+    let today = i64::from(anchor.weekday().to_monday_zero_offset());
+    let back = (today - weekday).rem_euclid(7);
+    day(anchor, -(if back == 0 { 7 } else { back }))
+}
+
+/// The first day with Monday-based index `weekday` strictly after `anchor`.
+fn following_weekday(anchor: Date, weekday: i64) -> Option<DatePoint> {
+    let today = i64::from(anchor.weekday().to_monday_zero_offset());
+    let ahead = (weekday - today).rem_euclid(7);
+    day(anchor, if ahead == 0 { 7 } else { ahead })
+}
+
+/// The day with Monday-based index `weekday` in the week `weeks` away from the anchor's.
+fn weekday_in_week(anchor: Date, weeks: i64, weekday: i64) -> Option<DatePoint> {
+    add_days(monday_of(anchor)?, weeks.checked_mul(7)?.checked_add(weekday)?).map(DatePoint::Day)
+}
+
+// ------------------------------------------------------------------------- English rules
+
+/// Counts written in words or digits, as in "a couple of weeks ago".
+const ENGLISH_COUNT: &str = r"(\d{1,4}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
+
+fn english_count(words: &str) -> Option<i64> {
+    if let Ok(n) = words.parse::<i64>() {
+        return Some(n);
+    }
+    let mut normalized = String::with_capacity(words.len());
+    for word in words.split_whitespace() {
+        if !normalized.is_empty() {
+            normalized.push(' ');
+        }
+        normalized.push_str(&word.to_ascii_lowercase());
+    }
+    let n = match normalized.as_str() {
+        "a" | "an" | "one" => 1,
+        "a couple" | "a couple of" | "couple of" | "two" => 2,
+        "a few" | "few" | "several" | "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        "six" => 6,
+        "seven" => 7,
+        "eight" => 8,
+        "nine" => 9,
+        "ten" => 10,
+        "eleven" => 11,
+        "twelve" => 12,
+        _ => return None,
+    };
+    Some(n)
+}
+
+/// Shifts the anchor by `count` units of a period named in English.
+fn english_shift(anchor: Date, unit: &str, count: i64) -> Option<DatePoint> {
+    match unit.to_ascii_lowercase().as_str() {
+        "day" => day(anchor, count),
+        "week" => week(anchor, count),
+        "fortnight" => week(anchor, count.checked_mul(2)?),
+        "weekend" => weekend(anchor, count),
+        "month" => month(anchor, count),
+        "year" => year(anchor, count),
+        _ => None,
+    }
+}
+
+/// The word that places a weekday or weekend relative to the anchor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Qualifier {
+    /// "last", "previous"
+    Last,
+    /// "this"
+    This,
+    /// "coming", "this coming"
+    Coming,
+    /// "next"
+    Next,
+}
+
+fn english_qualifier(words: &str) -> Option<Qualifier> {
+    let mut words = words.split_whitespace().map(str::to_ascii_lowercase);
+    let first = words.next()?;
+    let second = words.next();
+    match (first.as_str(), second.as_deref()) {
+        ("last" | "previous", None) => Some(Qualifier::Last),
+        ("this", None) => Some(Qualifier::This),
+        ("coming", None) | ("this", Some("coming")) => Some(Qualifier::Coming),
+        ("next", None) => Some(Qualifier::Next),
+        _ => None,
+    }
+}
+
+/// How many periods away a qualified period is: "the coming weekend" is this one.
+fn periods_away(qualifier: Qualifier) -> i64 {
+    match qualifier {
+        Qualifier::Last => -1,
+        Qualifier::This | Qualifier::Coming => 0,
+        Qualifier::Next => 1,
+    }
+}
+
+fn english_rules() -> Vec<Rule> {
+    let ago = format!(r"{ENGLISH_COUNT}\s+(day|week|weekend|fortnight|month|year)s?\s+ago");
+    let ahead = format!(r"in\s+{ENGLISH_COUNT}\s+(day|week|fortnight|month|year)s?");
+    let from_now = format!(r"{ENGLISH_COUNT}\s+(day|week|fortnight|month|year)s?\s+from\s+now");
+    vec![
+        english(r"the\s+day\s+before\s+yesterday", |hit, anchor| Some(hit.whole(day(anchor, -2)?))),
+        english(r"the\s+day\s+after\s+tomorrow", |hit, anchor| Some(hit.whole(day(anchor, 2)?))),
+        english(r"yesterday|last\s+night", |hit, anchor| Some(hit.whole(day(anchor, -1)?))),
+        english(r"today|tonight|this\s+(?:morning|afternoon|evening)", |hit, anchor| {
+            Some(hit.whole(DatePoint::Day(anchor)))
+        }),
+        english(r"tomorrow", |hit, anchor| Some(hit.whole(day(anchor, 1)?))),
+        english(r"(last|this\s+coming|this|next|coming)\s+weekend", |hit, anchor| {
+            let qualifier = english_qualifier(hit.group(1)?)?;
+            Some(hit.whole(weekend(anchor, periods_away(qualifier))?))
+        }),
+        english(
+            r"(last|this\s+coming|this|next|coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
+            |hit, anchor| {
+                let weekday = english_weekday(hit.group(2)?)?;
+                let point = match english_qualifier(hit.group(1)?)? {
+                    Qualifier::Last => previous_weekday(anchor, weekday)?,
+                    Qualifier::This => weekday_in_week(anchor, 0, weekday)?,
+                    Qualifier::Coming | Qualifier::Next => following_weekday(anchor, weekday)?,
+                };
+                Some(hit.whole(point))
+            },
+        ),
+        english(r"(?:(?:earlier|later)\s+)?this\s+(week|month|year)", |hit, anchor| {
+            Some(hit.whole(english_shift(anchor, hit.group(1)?, 0)?))
+        }),
+        english(r"(last|previous|next)\s+(week|month|year)", |hit, anchor| {
+            let qualifier = english_qualifier(hit.group(1)?)?;
+            Some(hit.whole(english_shift(anchor, hit.group(2)?, periods_away(qualifier))?))
+        }),
+        english(&ago, |hit, anchor| {
+            let count = english_count(hit.group(1)?)?;
+            Some(hit.whole(english_shift(anchor, hit.group(2)?, count.checked_neg()?)?))
+        }),
+        english(&ahead, |hit, anchor| {
+            let count = english_count(hit.group(1)?)?;
+            Some(hit.whole(english_shift(anchor, hit.group(2)?, count)?))
+        }),
+        english(&from_now, |hit, anchor| {
+            let count = english_count(hit.group(1)?)?;
+            Some(hit.whole(english_shift(anchor, hit.group(2)?, count)?))
+        }),
+    ]
+}
+
+// ------------------------------------------------------------------------- Chinese rules
+
+/// Chinese numerals up to 99 (一 … 九十九, 两 for 2), 几 ("a few") as 3, or digits.
+fn chinese_count(text: &str) -> Option<i64> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(n);
+    }
+    if text == "几" {
+        return Some(3);
+    }
+    fn digit(c: char) -> Option<i64> {
+        Some(match c {
+            '一' => 1,
+            '二' | '两' => 2,
+            '三' => 3,
+            '四' => 4,
+            '五' => 5,
+            '六' => 6,
+            '七' => 7,
+            '八' => 8,
+            '九' => 9,
+            _ => return None,
+        })
+    }
+    let chars: Vec<char> = text.chars().collect();
+    match chars.as_slice() {
+        ['十'] => Some(10),
+        [single] => digit(*single),
+        ['十', units] => Some(10 + digit(*units)?),
+        [tens, '十'] => Some(digit(*tens)? * 10),
+        [tens, '十', units] => Some(digit(*tens)? * 10 + digit(*units)?),
+        _ => None,
+    }
+}
+
+/// 上 / 下 / 这 / 本 as a number of periods (上上 and 下下 are two).
+fn chinese_direction(prefix: &str) -> Option<i64> {
+    match prefix {
+        "上上" => Some(-2),
+        "上" => Some(-1),
+        "这" | "本" => Some(0),
+        "下" => Some(1),
+        "下下" => Some(2),
+        _ => None,
+    }
+}
+
+/// Rejects a 上 / 下 prefix that really ends another word: 晚上 (evening), 马上
+/// (at once), 一下 ("a bit", as in 看一下周报).
+fn chinese_prefix_is_word_end(hit: &Hit<'_>, prefix: &str) -> bool {
+    let Some(before) = hit.char_before() else {
+        return false;
+    };
+    match prefix {
+        "上" | "上上" => "晚早马路线以身网手桌加向往".contains(before),
+        "下" | "下下" => "一以如两底".contains(before),
+        _ => false,
+    }
+}
+
+/// 前天 / 后天 that are really the ends and starts of other words: 然后天气, 之前天, 后天性.
+fn chinese_day_word_is_split(hit: &Hit<'_>) -> bool {
+    hit.char_before().is_some_and(|c| "之以然最先落背往向".contains(c))
+        || hit.char_after().is_some_and(|c| "气性然空".contains(c))
+}
+
+fn chinese_rules() -> Vec<Rule> {
+    vec![
+        chinese(r"大前天", |hit, anchor| Some(hit.whole(day(anchor, -3)?))),
+        chinese(r"前天", |hit, anchor| {
+            if chinese_day_word_is_split(hit) {
+                return None;
+            }
+            Some(hit.whole(day(anchor, -2)?))
+        }),
+        chinese(r"昨天|昨日|昨晚|昨夜", |hit, anchor| Some(hit.whole(day(anchor, -1)?))),
+        chinese(r"今天|今日|今晚|今早|今夜", |hit, anchor| Some(hit.whole(DatePoint::Day(anchor)))),
+        chinese(r"明天|明日|明晚|明早", |hit, anchor| Some(hit.whole(day(anchor, 1)?))),
+        chinese(r"大后天", |hit, anchor| Some(hit.whole(day(anchor, 3)?))),
+        chinese(r"后天", |hit, anchor| {
+            if chinese_day_word_is_split(hit) {
+                return None;
+            }
+            Some(hit.whole(day(anchor, 2)?))
+        }),
+        // Weekends before weeks: 上周末 is a weekend, not 上周 followed by 末.
+        chinese(r"(?:(上上|上|下下|下|这|本)个?)?(?:周|星期|礼拜)末", |hit, anchor| {
+            let direction = match hit.group(1) {
+                Some(prefix) => {
+                    if chinese_prefix_is_word_end(hit, prefix) {
+                        return None;
+                    }
+                    chinese_direction(prefix)?
+                }
+                // A bare 周末 after a measure word (每个周末, 一个周末) names no weekend.
+                None if hit.char_before().is_some_and(|c| "个每些几两有多等".contains(c)) => {
+                    return None;
+                }
+                None => 0,
+            };
+            Some(hit.whole(weekend(anchor, direction)?))
+        }),
+        // A day of a named week: 上周四, 下星期一, 这个礼拜天. The optional trailing
+        // character catches 上周一次 / 下周三天 / 上周一起, where the numeral counts
+        // something and the phrase is only 上周.
+        chinese(
+            r"(上上|上|下下|下|这|本)个?(?:周([一二三四五六日])|(?:星期|礼拜)([一二三四五六日天]))([次共直起样些切般定整阵致同律半天个位名场篇份项条件回遍年种家期])?",
+            |hit, anchor| {
+                let prefix = hit.group(1)?;
+                if chinese_prefix_is_word_end(hit, prefix) {
+                    return None;
+                }
+                let direction = chinese_direction(prefix)?;
+                if hit.group(4).is_some() {
+                    let weekday_at = hit.group_start(2).or_else(|| hit.group_start(3))?;
+                    return Some(Resolved {
+                        point: week(anchor, direction)?,
+                        start: hit.start,
+                        end: weekday_at,
+                    });
+                }
+                let weekday = chinese_weekday(hit.group(2).or_else(|| hit.group(3))?)?;
+                Some(hit.whole(weekday_in_week(anchor, direction, weekday)?))
+            },
+        ),
+        chinese(
+            r"(上上|上|下下|下|这|本)个?(?:周|星期|礼拜)([期围边折转刊报岁长])?",
+            |hit, anchor| {
+                let prefix = hit.group(1)?;
+                // 周期 (cycle), 周围 (around), 周报 (weekly report) ... are other words.
+                if hit.group(2).is_some() || chinese_prefix_is_word_end(hit, prefix) {
+                    return None;
+                }
+                Some(hit.whole(week(anchor, chinese_direction(prefix)?)?))
+            },
+        ),
+        chinese(r"(上上|上|下下|下|这|本)个?月([球亮光台饼])?", |hit, anchor| {
+            let prefix = hit.group(1)?;
+            // 上月球 (to the moon) and friends.
+            if hit.group(2).is_some() || chinese_prefix_is_word_end(hit, prefix) {
+                return None;
+            }
+            Some(hit.whole(month(anchor, chinese_direction(prefix)?)?))
+        }),
+        chinese(r"大前年|前年|去年|今年|明年|后年", |hit, anchor| {
+            let phrase = hit.group(0)?;
+            let offset = match phrase {
+                "大前年" => -3,
+                "前年" => -2,
+                "去年" => -1,
+                "今年" => 0,
+                "明年" => 1,
+                _ => 2,
+            };
+            // 之前年度 / 以后年份: the year word is split across two words.
+            if matches!(phrase, "前年" | "后年")
+                && hit.char_before().is_some_and(|c| "之以然最年".contains(c))
+            {
+                return None;
+            }
+            Some(hit.whole(year(anchor, offset)?))
+        }),
+        chinese(
+            r"(\d{1,3}|[一二两三四五六七八九十]{1,3}|几|半)\s*(天|日|周|个星期|星期|个礼拜|礼拜|个月|年)\s*(?:以前|之前|前)",
+            |hit, anchor| {
+                // 2023年前 is "before 2023", not "23 years ago".
+                if hit.char_before().is_some_and(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                let count = hit.group(1)?;
+                let unit = hit.group(2)?;
+                let point = if count == "半" {
+                    match unit {
+                        "年" => month(anchor, -6)?,
+                        "个月" => week(anchor, -2)?,
+                        _ => return None,
+                    }
+                } else {
+                    let n = chinese_count(count)?.checked_neg()?;
+                    match unit {
+                        "天" | "日" => day(anchor, n)?,
+                        "周" | "个星期" | "星期" | "个礼拜" | "礼拜" => week(anchor, n)?,
+                        "个月" => month(anchor, n)?,
+                        _ => year(anchor, n)?,
+                    }
+                };
+                Some(hit.whole(point))
+            },
+        ),
+    ]
+}
+
+static RELATIVE: LazyLock<RuleSet> = LazyLock::new(|| {
+    let mut rules = english_rules();
+    rules.extend(chinese_rules());
+    RuleSet::compile(rules)
+});
+
+// ------------------------------------------------------------------------ absolute dates
+
+const MONTH_PATTERN: &str = r"((?i:january|february|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)|May|MAY|March|MARCH)";
+
+/// Month number from an English month name or abbreviation (the first three letters
+/// are unique).
+fn month_number(name: &str) -> Option<i8> {
+    let prefix = name.get(..3)?.to_ascii_lowercase();
+    const PREFIXES: [&str; 12] =
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    PREFIXES.iter().position(|p| *p == prefix).and_then(|i| i8::try_from(i + 1).ok())
+}
+
+fn number<T: std::str::FromStr>(text: Option<&str>) -> Option<T> {
+    text?.parse().ok()
+}
+
+fn full_date(year: i16, month: i8, day: i8) -> Option<DatePoint> {
+    Date::new(year, month, day).ok().map(DatePoint::Day)
+}
+
+/// A day written without its year: the most recent such date that is not more than two
+/// months after the anchor (so "Jan 5" written on 2023-12-20 is 2024-01-05, and "Dec 25"
+/// written on 2023-05-07 is 2022-12-25). February 29 goes back to the last leap year.
+fn day_without_year(month: i8, day: i8, anchor: Date) -> Option<DatePoint> {
+    let limit = anchor.checked_add(Span::new().months(2)).unwrap_or(anchor);
+    let this_year = anchor.year();
+    (this_year.saturating_sub(8)..=this_year.saturating_add(1))
+        .rev()
+        .filter_map(|year| Date::new(year, month, day).ok())
+        .find(|date| *date <= limit)
+        .map(DatePoint::Day)
+}
+
+/// Words after a year that say it is a quantity, not a date ("in 2048 bytes").
+fn followed_by_unit(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '%').collect();
+    let word = word.to_ascii_lowercase();
+    word.starts_with(|c: char| c.is_ascii_digit() || c == '%')
+        || matches!(
+            word.as_str(),
+            "ms" | "s"
+                | "sec"
+                | "secs"
+                | "seconds"
+                | "b"
+                | "byte"
+                | "bytes"
+                | "kb"
+                | "mb"
+                | "gb"
+                | "px"
+                | "line"
+                | "lines"
+                | "items"
+                | "rows"
+                | "tokens"
+                | "users"
+                | "files"
+                | "times"
+                | "tests"
+                | "steps"
+        )
+}
+
+fn no_digit_around(hit: &Hit<'_>) -> bool {
+    !hit.char_before().is_some_and(|c| c.is_ascii_digit())
+        && !hit.char_after().is_some_and(|c| c.is_ascii_digit())
+}
+
+fn absolute_rules() -> Vec<Rule> {
+    let ordinal = r"(?:st|nd|rd|th)?";
+    let day_month_year = format!(r"(\d{{1,2}}){ordinal}\s+(?:of\s+)?{MONTH_PATTERN}\.?,?\s+(\d{{4}})");
+    let month_day_year = format!(r"{MONTH_PATTERN}\.?\s+(\d{{1,2}}){ordinal},?\s+(\d{{4}})");
+    let month_year = format!(r"{MONTH_PATTERN}\.?,?\s+(?:of\s+)?(\d{{4}})");
+    let month_day = format!(r"{MONTH_PATTERN}\.?\s+(\d{{1,2}}){ordinal}");
+    let day_month = format!(r"(\d{{1,2}}){ordinal}\s+(?:of\s+)?{MONTH_PATTERN}");
+    let bare_word = |p: &str| format!(r"(?-u:\b)(?:{p})(?-u:\b)");
+    vec![
+        chinese(r"(?-u:\b)(\d{4})-(\d{1,2})-(\d{1,2})|(?-u:\b)(\d{4})/(\d{1,2})/(\d{1,2})", |hit, _| {
+            if hit.char_after().is_some_and(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let (y, m, d) = if hit.group(1).is_some() { (1, 2, 3) } else { (4, 5, 6) };
+            Some(hit.whole(full_date(number(hit.group(y))?, number(hit.group(m))?, number(hit.group(d))?)?))
+        }),
+        chinese(&bare_word(&day_month_year), |hit, _| {
+            let month = month_number(hit.group(2)?)?;
+            Some(hit.whole(full_date(number(hit.group(3))?, month, number(hit.group(1))?)?))
+        }),
+        chinese(&bare_word(&month_day_year), |hit, _| {
+            let month = month_number(hit.group(1)?)?;
+            Some(hit.whole(full_date(number(hit.group(3))?, month, number(hit.group(2))?)?))
+        }),
+        chinese(&bare_word(&month_year), |hit, _| {
+            let month = month_number(hit.group(1)?)?;
+            Some(hit.whole(DatePoint::Month { year: number(hit.group(2))?, month }))
+        }),
+        chinese(&bare_word(&month_day), |hit, anchor| {
+            let month = month_number(hit.group(1)?)?;
+            Some(hit.whole(day_without_year(month, number(hit.group(2))?, anchor)?))
+        }),
+        chinese(&bare_word(&day_month), |hit, anchor| {
+            let month = month_number(hit.group(2)?)?;
+            Some(hit.whole(day_without_year(month, number(hit.group(1))?, anchor)?))
+        }),
+        chinese(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", |hit, _| {
+            if !no_digit_around(hit) {
+                return None;
+            }
+            Some(hit.whole(full_date(number(hit.group(1))?, number(hit.group(2))?, number(hit.group(3))?)?))
+        }),
+        chinese(r"(\d{4})\s*年\s*(\d{1,2})\s*月", |hit, _| {
+            let month: i8 = number(hit.group(2))?;
+            if !no_digit_around(hit) || !(1..=12).contains(&month) {
+                return None;
+            }
+            Some(hit.whole(DatePoint::Month { year: number(hit.group(1))?, month }))
+        }),
+        chinese(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", |hit, anchor| {
+            if !no_digit_around(hit) {
+                return None;
+            }
+            Some(hit.whole(day_without_year(number(hit.group(1))?, number(hit.group(2))?, anchor)?))
+        }),
+        chinese(r"(\d{4})\s*年", |hit, _| {
+            if !no_digit_around(hit) {
+                return None;
+            }
+            Some(hit.whole(DatePoint::Year(number(hit.group(1))?)))
+        }),
+        // A bare year only after a preposition ("in 2022", "since 2019"): alone, a four-digit
+        // number is as likely a port, a count or an issue number.
+        english(
+            r"(?:in|since|during|until|till|by|before|after|from|of|early|late|mid-?)\s+((?:19|20)\d\d)",
+            |hit, _| {
+                if followed_by_unit(hit.rest()) {
+                    return None;
+                }
+                // The date is the year alone, not the preposition.
+                let year_at = hit.group_start(1)?;
+                Some(Resolved { point: DatePoint::Year(number(hit.group(1))?), start: year_at, end: hit.end })
+            },
+        ),
+    ]
+}
+
+static ABSOLUTE: LazyLock<RuleSet> = LazyLock::new(|| RuleSet::compile(absolute_rules()));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    #[test]
+    fn chinese_numerals() {
+        let cases = [
+            ("一", 1),
+            ("两", 2),
+            ("十", 10),
+            ("十二", 12),
+            ("二十", 20),
+            ("二十五", 25),
+            ("几", 3),
+            ("7", 7),
+            ("12", 12),
+        ];
+        for (text, n) in cases {
+            assert_eq!(chinese_count(text), Some(n), "{text}");
+        }
+        assert_eq!(chinese_count("十十"), None);
+        assert_eq!(chinese_count("三二"), None);
+    }
+
+    #[test]
+    fn english_counts() {
+        let cases =
+            [("A  couple of", 2), ("couple of", 2), ("an", 1), ("Several", 3), ("a few", 3), ("twelve", 12)];
+        for (text, n) in cases {
+            assert_eq!(english_count(text), Some(n), "{text}");
+        }
+        assert_eq!(english_count("dozen"), None);
+    }
+
+    #[test]
+    fn the_edges_of_the_calendar_yield_nothing_instead_of_panicking() {
+        let last = date(9999, 12, 31);
+        assert!(find_relative("tomorrow, next week, next month, next year, in 3 days", last).is_empty());
+        let first = date(-9999, 1, 1);
+        assert!(find_relative("yesterday, last week, last month, 去年, 9999 years ago", first).is_empty());
+        // Only the phrase that fits is kept.
+        let mentions = find_relative("yesterday and tomorrow", last);
+        assert_eq!(mentions.len(), 1);
+        assert_eq!(mentions[0].point, DatePoint::Day(date(9999, 12, 30)));
+    }
+
+    #[test]
+    fn a_day_without_its_year_takes_the_most_recent_plausible_one() {
+        let anchor = date(2023, 5, 7);
+        // Up to two months ahead still counts as this year.
+        assert_eq!(day_without_year(7, 7, anchor), Some(DatePoint::Day(date(2023, 7, 7))));
+        assert_eq!(day_without_year(7, 8, anchor), Some(DatePoint::Day(date(2022, 7, 8))));
+        assert_eq!(day_without_year(2, 30, anchor), None);
+    }
+
+    #[test]
+    fn a_parenthesis_counts_as_an_annotation_only_when_it_holds_a_date() {
+        assert!(already_annotated(" (2023-05-07) and"));
+        assert!(already_annotated("（2023年5月7日）"));
+        assert!(already_annotated("(= 7 May 2023)"));
+        assert!(!already_annotated(" (see below)"));
+        assert!(!already_annotated(" and (2023-05-07)"));
+        assert!(!already_annotated(" (unclosed 2023"));
+    }
+
+    #[test]
+    fn month_shifts_roll_over_years_both_ways() {
+        assert_eq!(month(date(2023, 1, 31), -1), Some(DatePoint::Month { year: 2022, month: 12 }));
+        assert_eq!(month(date(2023, 12, 1), 1), Some(DatePoint::Month { year: 2024, month: 1 }));
+        assert_eq!(month(date(2023, 5, 1), -29), Some(DatePoint::Month { year: 2020, month: 12 }));
+    }
+
+    #[test]
+    fn first_day_orders_points_in_time() {
+        assert_eq!(DatePoint::Month { year: 2023, month: 5 }.first_day(), Some(date(2023, 5, 1)));
+        assert_eq!(DatePoint::Year(2022).first_day(), Some(date(2022, 1, 1)));
+        assert_eq!(DatePoint::Month { year: 2023, month: 13 }.first_day(), None);
+    }
+}
