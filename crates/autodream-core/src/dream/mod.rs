@@ -1,1 +1,70 @@
-//! placeholder
+//! The dream lifecycle, shared by every engine.
+//!
+//! A dream is a transaction: the memory directory is copied to `.dream/staging/<task>/`, the
+//! engine edits the copy, the hygiene pass tidies it, validation refuses mass deletions and
+//! broken indexes, and the changes are applied file by file under a journal, with every
+//! replaced file kept in `.dream/history/<task>/` for `diff` and `undo`. A crash at any point
+//! leaves the memory directory in its state before or after the dream, never half-way.
+
+pub mod announce;
+pub mod history;
+pub mod run;
+pub mod task;
+pub mod transaction;
+pub mod validate;
+
+use std::path::PathBuf;
+
+pub use run::{DreamError, DreamOptions, DreamOutcome, run_dream};
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::lock::ConsolidationLock;
+use crate::paths::Locations;
+
+/// Names inside `.dream/`.
+pub const TASK_FILE: &str = "task.json";
+pub const JOURNAL_FILE: &str = "journal.json";
+pub const HISTORY_DIR: &str = "history";
+pub const STAGING_DIR: &str = "staging";
+pub const LOG_CURSOR_FILE: &str = "log-cursor.json";
+pub const WORKER_LOG: &str = "worker.log";
+
+#[derive(Debug, thiserror::Error)]
+pub enum LifecycleError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
+}
+
+impl LifecycleError {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        LifecycleError::Io { path: path.into(), source }
+    }
+}
+
+/// Brings the memory directory back to a consistent state after a crash: finishes an
+/// interrupted apply (roll forward, or back when the staged files are gone), marks a
+/// running task whose worker died as failed, rolls back a lock abandoned by a dead holder,
+/// and removes leftover staging copies. Returns a sentence when it did something.
+pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<String>, LifecycleError> {
+    let mut said = Vec::new();
+    if let Some(s) = transaction::recover_journal(loc)? {
+        said.push(s);
+    }
+    let lock = ConsolidationLock::new(&loc.memory_dir, clock, cfg.stale_lock());
+    let state = lock.state();
+    if let Some(t) = task::mark_dead_task(loc, clock)? {
+        said.push(t);
+    }
+    if state.is_abandoned() && lock.rollback_abandoned()? {
+        said.push(format!("rolled back the lock left by PID {}", state.holder.as_ref().map_or(0, |h| h.pid)));
+    }
+    if !lock.state().is_held() {
+        transaction::remove_stale_staging(loc);
+    }
+    Ok((!said.is_empty()).then(|| said.join("; ")))
+}

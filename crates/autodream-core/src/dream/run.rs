@@ -1,0 +1,425 @@
+//! One dream, start to finish: lock, task, idle wait, gather, engine, hygiene, validate,
+//! apply (or show, for a dry run), release. Any failure or kill rolls the lock back so the
+//! dream "never happened", and leaves the memory directory as it was.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::history::Manifest;
+use super::task::{Task, TaskProgress, TaskState};
+use super::transaction::{self, Staging};
+use super::{LOG_CURSOR_FILE, announce, history, recover, validate};
+use crate::clock::{Clock, from_system_time, hours_between, human_ago, local_tz};
+use crate::config::LoadedConfig;
+use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummary, ProgressSink};
+use crate::lock::{Acquire, ConsolidationLock, LockToken};
+use crate::memdir::daily_log::{self, LogCursor};
+use crate::memdir::write_atomic;
+use crate::paths::Locations;
+use crate::sessions::{self, ParsedSession};
+
+/// How to run a dream.
+pub struct DreamOptions<'a> {
+    pub engine: &'a dyn Engine,
+    /// Compute and show the changes, apply nothing, roll the lock back.
+    pub dry_run: bool,
+    /// After taking the lock, re-check the time and sessions gates (the background worker:
+    /// the hook already consumed the scan throttle).
+    pub recheck_gates: bool,
+    /// The current session: not reviewed, and its transcript is watched for idleness.
+    pub current_session: Option<String>,
+    /// Wait until this transcript has been quiet for `idle_seconds` before starting.
+    pub idle_transcript: Option<PathBuf>,
+    /// The PID recorded in the lock and the task (normally our own).
+    pub pid: u32,
+    pub cancel: CancelToken,
+    /// Called at every task update (terminal progress).
+    pub on_event: Option<std::sync::Arc<dyn Fn(&Task) + Send + Sync>>,
+}
+
+/// A finished dream.
+#[derive(Debug, Clone, Serialize)]
+pub struct DreamOutcome {
+    pub task: Task,
+    /// Files changed in the memory directory (or that would be, for a dry run).
+    pub files: Vec<String>,
+    pub conflicts: Vec<String>,
+    /// The unified diff (dry runs).
+    pub diff: Option<String>,
+    pub summary: EngineSummary,
+    /// "Improved 3 files" or "Nothing to change".
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DreamError {
+    /// Refused by the lock or a gate: exit code 3.
+    #[error("{0}")]
+    Refused(String),
+    #[error("the dream was cancelled; nothing was changed")]
+    Cancelled,
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// "Improved 1 file" / "Improved 3 files" / "Nothing to change".
+pub fn improved_message(n: usize) -> String {
+    match n {
+        0 => "Nothing to change".into(),
+        1 => "Improved 1 file".into(),
+        n => format!("Improved {n} files"),
+    }
+}
+
+fn new_task_id(loc: &Locations, clock: Clock) -> String {
+    let base = clock.now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    let taken = |id: &str| history::entry_dir(&loc.memory_dir, id).exists();
+    if !taken(&base) {
+        return base;
+    }
+    (2..).map(|n| format!("{base}-{n}")).find(|id| !taken(id)).expect("an unused id")
+}
+
+/// Runs one dream. See the module docs for the order of things.
+pub fn run_dream(
+    loc: &Locations,
+    config: &LoadedConfig,
+    clock: Clock,
+    opts: DreamOptions<'_>,
+) -> Result<DreamOutcome, DreamError> {
+    let cfg = &config.config;
+    recover(loc, clock, cfg)
+        .map_err(|e| DreamError::Failed(format!("cannot recover the memory directory: {e}")))?;
+    crate::memdir::init(&loc.memory_dir).map_err(|e| DreamError::Failed(e.to_string()))?;
+    let lock = ConsolidationLock::new(&loc.memory_dir, clock, cfg.stale_lock());
+    let token = match lock.try_acquire(opts.pid).map_err(|e| DreamError::Failed(e.to_string()))? {
+        Acquire::Acquired(t) => t,
+        Acquire::Held { holder, age } => {
+            return Err(DreamError::Refused(format!(
+                "a dream is already running (PID {}, lock refreshed {} ago)",
+                holder.pid,
+                crate::clock::human_duration(age)
+            )));
+        }
+        Acquire::LostRace => return Err(DreamError::Refused("another process took the lock first".into())),
+    };
+    let result = run_locked(loc, config, clock, &opts, &lock, &token);
+    if result.is_err() {
+        let _ = lock.rollback(&token);
+    }
+    result
+}
+
+fn recheck(
+    loc: &Locations,
+    config: &LoadedConfig,
+    clock: Clock,
+    token: &LockToken,
+    current: Option<&str>,
+) -> Result<(), String> {
+    let cfg = &config.config;
+    if let Some(prior) = token.prior_mtime {
+        let hours = hours_between(from_system_time(prior), clock.now());
+        if hours < cfg.min_hours {
+            return Err(format!(
+                "time gate closed: last ran {}",
+                human_ago(from_system_time(prior), clock.now())
+            ));
+        }
+    }
+    let n = sessions::count_touched_since(&loc.sessions_dir, cfg.sessions_format, token.prior_mtime, current)
+        .map_err(|e| e.to_string())?;
+    if n < cfg.min_sessions as usize {
+        return Err(format!("sessions gate closed: sessions {n}/{}", cfg.min_sessions));
+    }
+    Ok(())
+}
+
+/// Waits until `transcript` has been quiet for `idle_seconds`, polling its mtime.
+fn wait_for_idle(
+    transcript: &Path,
+    clock: Clock,
+    idle: Duration,
+    max_wait: Duration,
+    cancel: &CancelToken,
+) -> Result<(), DreamError> {
+    let started = Instant::now();
+    loop {
+        cancel.check().map_err(|_| DreamError::Cancelled)?;
+        let Ok(mtime) = std::fs::metadata(transcript).and_then(|m| m.modified()) else { return Ok(()) };
+        // With an injected clock, "now" advances by the real time spent waiting.
+        let now = clock.now_system_time() + started.elapsed();
+        let quiet = now.duration_since(mtime).unwrap_or_default();
+        if quiet >= idle {
+            return Ok(());
+        }
+        if started.elapsed() >= max_wait {
+            return Err(DreamError::Failed(format!(
+                "gave up after waiting {} for the session to go idle",
+                crate::clock::human_duration(max_wait)
+            )));
+        }
+        let step = (idle - quiet).min(Duration::from_secs(1)).max(Duration::from_millis(50));
+        std::thread::sleep(step);
+    }
+}
+
+fn load_cursor(loc: &Locations) -> Option<LogCursor> {
+    let text = std::fs::read_to_string(loc.state_dir().join(LOG_CURSOR_FILE)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+fn run_locked(
+    loc: &Locations,
+    config: &LoadedConfig,
+    clock: Clock,
+    opts: &DreamOptions<'_>,
+    lock: &ConsolidationLock,
+    token: &LockToken,
+) -> Result<DreamOutcome, DreamError> {
+    let cfg = &config.config;
+    if opts.recheck_gates {
+        recheck(loc, config, clock, token, opts.current_session.as_deref()).map_err(DreamError::Refused)?;
+    }
+    let task_id = new_task_id(loc, clock);
+    let mut task = Task::new(task_id.clone(), opts.engine.name(), opts.pid, token.started_at);
+    task.dry_run = opts.dry_run;
+    let mut progress = TaskProgress::new(&loc.memory_dir, task);
+    if let Some(cb) = opts.on_event.clone() {
+        progress = progress.with_listener(move |t| cb(t));
+    }
+    progress.update(|_| {});
+
+    let stop = AtomicBool::new(false);
+    let outcome = std::thread::scope(|scope| {
+        // Heartbeat: keep the lock fresh so a long dream is not taken for stale.
+        let beat = (cfg.stale_lock() / 4).clamp(Duration::from_millis(200), Duration::from_secs(30));
+        let stop = &stop;
+        scope.spawn(move || {
+            let mut last = Instant::now();
+            while !stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(50));
+                if last.elapsed() >= beat {
+                    let _ = lock.heartbeat(token);
+                    last = Instant::now();
+                }
+            }
+        });
+        let r = dream_body(loc, config, clock, opts, token, &progress);
+        stop.store(true, Ordering::SeqCst);
+        r
+    });
+
+    let now = clock.now();
+    match outcome {
+        Ok((outcome, staging)) => {
+            let _ = std::fs::remove_dir_all(&staging.root);
+            if opts.dry_run {
+                let _ = lock.rollback(token);
+            } else {
+                lock.release_success(token).map_err(|e| DreamError::Failed(e.to_string()))?;
+            }
+            let files = outcome.files.clone();
+            progress.update(|t| {
+                t.state = TaskState::Completed;
+                t.ended_at = Some(now);
+                t.files_touched = files.clone();
+                t.summary = Some(outcome.message.clone() + summary_suffix(&outcome.summary).as_str());
+                t.tokens = outcome.summary.tokens;
+                t.cost_usd = outcome.summary.cost_usd;
+                t.announced = opts.dry_run || files.is_empty();
+            });
+            if !opts.dry_run && !files.is_empty() {
+                let _ = announce::post(&loc.memory_dir, &outcome.message);
+            }
+            Ok(DreamOutcome { task: progress.snapshot(), ..outcome })
+        }
+        Err((err, staging)) => {
+            if let Some(s) = staging {
+                let _ = std::fs::remove_dir_all(&s.root);
+            }
+            let _ = lock.rollback(token);
+            progress.update(|t| {
+                t.state =
+                    if matches!(err, DreamError::Cancelled) { TaskState::Killed } else { TaskState::Failed };
+                t.ended_at = Some(now);
+                t.error = Some(err.to_string());
+                t.announced = true;
+            });
+            Err(err)
+        }
+    }
+}
+
+fn summary_suffix(s: &EngineSummary) -> String {
+    if s.text.is_empty() { String::new() } else { format!(" — {}", s.text) }
+}
+
+type BodyResult = Result<(DreamOutcome, Staging), (DreamError, Option<Staging>)>;
+
+fn dream_body(
+    loc: &Locations,
+    config: &LoadedConfig,
+    clock: Clock,
+    opts: &DreamOptions<'_>,
+    token: &LockToken,
+    progress: &TaskProgress,
+) -> BodyResult {
+    let cfg = &config.config;
+    let cancel = &opts.cancel;
+    if let Some(t) = &opts.idle_transcript
+        && cfg.idle_seconds > 0
+    {
+        wait_for_idle(
+            t,
+            clock,
+            Duration::from_secs(cfg.idle_seconds),
+            Duration::from_secs_f64(cfg.idle_max_wait_minutes * 60.0),
+            cancel,
+        )
+        .map_err(|e| (e, None))?;
+    }
+
+    // Gather: the sessions touched since the last dream, and new daily-log entries.
+    let files = sessions::touched_since(
+        &loc.sessions_dir,
+        cfg.sessions_format,
+        token.prior_mtime,
+        opts.current_session.as_deref(),
+    )
+    .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
+    let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());
+    for f in &files {
+        cancel.check().map_err(|_| (DreamError::Cancelled, None))?;
+        match sessions::parse_session_file(f, cfg.sessions_format) {
+            Ok(p) => parsed.push(p),
+            Err(e) => progress.turn(&format!("skipped {}: {e}", f.id), 0, &[]),
+        }
+    }
+    let cursor = load_cursor(loc);
+    let (log_entries, new_cursor) = daily_log::read_since(&loc.memory_dir, cursor.as_ref())
+        .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
+    let skipped: usize = parsed.iter().map(|p| p.skipped_lines).sum();
+    progress.update(|t| t.sessions_reviewing = parsed.len());
+    progress.turn(
+        &format!(
+            "Reviewing {} sessions and {} daily-log entries{}",
+            parsed.len(),
+            log_entries.len(),
+            if skipped > 0 {
+                format!(" ({skipped} unreadable transcript lines skipped)")
+            } else {
+                String::new()
+            }
+        ),
+        0,
+        &[],
+    );
+
+    let staging = transaction::prepare(loc, &progress.snapshot().id)
+        .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
+    let fail = |e: DreamError, s: &Staging| (e, Some(s.clone()));
+    let ctx = DreamContext {
+        staging: &staging.work,
+        memory_dir: &loc.memory_dir,
+        sessions_dir: &loc.sessions_dir,
+        project_dir: &loc.project_dir,
+        sessions: &parsed,
+        log_entries: &log_entries,
+        last_consolidated_at: token.prior_mtime.map(from_system_time),
+        now: clock.now(),
+        config: cfg,
+        progress,
+        cancel,
+    };
+    let summary = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| opts.engine.dream(&ctx))) {
+        Ok(Ok(s)) => s,
+        Ok(Err(EngineError::Cancelled)) => return Err(fail(DreamError::Cancelled, &staging)),
+        Ok(Err(e)) => {
+            return Err(fail(
+                DreamError::Failed(format!("the {} engine failed: {e}", opts.engine.name())),
+                &staging,
+            ));
+        }
+        Err(_) => {
+            return Err(fail(
+                DreamError::Failed(format!("the {} engine crashed", opts.engine.name())),
+                &staging,
+            ));
+        }
+    };
+    cancel.check().map_err(|_| fail(DreamError::Cancelled, &staging))?;
+
+    let today = clock.now().to_zoned(local_tz()).date();
+    crate::hygiene::tidy(&staging.work, cfg, today)
+        .map_err(|e| fail(DreamError::Failed(format!("hygiene pass: {e}")), &staging))?;
+    let problems = validate::validate(&staging.base, &staging.work, cfg, summary.archived_facts);
+    if !problems.is_empty() {
+        return Err(fail(
+            DreamError::Failed(format!("the dream's result was refused: {}", problems.join("; "))),
+            &staging,
+        ));
+    }
+    let planned = transaction::plan(&staging);
+    let message_for = |n: usize| improved_message(n);
+    if opts.dry_run {
+        let files: Vec<String> = planned.iter().map(|p| p.path.clone()).collect();
+        let diff = transaction::plan_diff(&planned);
+        let message =
+            if files.is_empty() { message_for(0) } else { format!("Would improve {} files", files.len()) };
+        return Ok((
+            DreamOutcome {
+                task: progress.snapshot(),
+                files,
+                conflicts: vec![],
+                diff: Some(diff),
+                summary,
+                message,
+            },
+            staging,
+        ));
+    }
+    cancel.check().map_err(|_| fail(DreamError::Cancelled, &staging))?;
+    let manifest = Manifest {
+        task: progress.snapshot().id,
+        engine: opts.engine.name().to_string(),
+        started_at: token.started_at,
+        ended_at: Some(clock.now()),
+        summary: summary.text.clone(),
+        changes: vec![],
+        conflicts: vec![],
+        undo_of: None,
+        tokens: summary.tokens,
+        cost_usd: summary.cost_usd,
+        sessions_reviewed: parsed.len(),
+    };
+    let applied = transaction::apply(loc, &staging, planned, manifest)
+        .map_err(|e| fail(DreamError::Failed(e.to_string()), &staging))?;
+    if let Some(c) = new_cursor {
+        let path = loc.state_dir().join(LOG_CURSOR_FILE);
+        let _ = write_atomic(&path, serde_json::to_string(&c).unwrap_or_default().as_bytes());
+    }
+    let files: Vec<String> = applied.changes.iter().map(|c| c.path.clone()).collect();
+    let mut message = message_for(files.len());
+    if !applied.conflicts.is_empty() {
+        message.push_str(&format!(
+            " ({} kept as conflicts: {})",
+            applied.conflicts.len(),
+            applied.conflicts.join(", ")
+        ));
+    }
+    Ok((
+        DreamOutcome {
+            task: progress.snapshot(),
+            files,
+            conflicts: applied.conflicts,
+            diff: None,
+            summary,
+            message,
+        },
+        staging,
+    ))
+}
