@@ -1,0 +1,50 @@
+//! `autodream history`: every dream and undo, newest last.
+
+use clap::Args;
+
+use autodream_core::dream::history;
+
+use crate::cli::GlobalArgs;
+use crate::commands::print_json;
+use crate::context;
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Print one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(global: &GlobalArgs, args: HistoryArgs) -> anyhow::Result<u8> {
+    let ctx = context::build(global)?;
+    let all = history::list(&ctx.locations.memory_dir);
+    if args.json {
+        print_json(&serde_json::json!({ "dreams": all }))?;
+        return Ok(0);
+    }
+    if all.is_empty() {
+        println!("no dream recorded yet");
+        return Ok(0);
+    }
+    for m in &all {
+        let tokens = if m.tokens.total() > 0 {
+            format!(
+                ", {} tokens{}",
+                m.tokens.total(),
+                m.cost_usd.map(|c| format!(" ≈ ${c:.4}")).unwrap_or_default()
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "{}  {:<8} {}  {} files{}{}",
+            m.task,
+            m.engine,
+            m.started_at.strftime("%Y-%m-%d %H:%M UTC"),
+            m.changes.len(),
+            tokens,
+            if m.summary.is_empty() { String::new() } else { format!(" — {}", m.summary) }
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,100 @@
+//! `autodream status`: every gate with its value and verdict, and the last dream.
+
+use clap::Args;
+use serde_json::json;
+
+use autodream_core::clock::human_ago;
+use autodream_core::gates::{self, GateInput};
+use autodream_core::memdir::index;
+
+use crate::cli::GlobalArgs;
+use crate::commands::print_json;
+use crate::context;
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Print one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
+    let ctx = context::build(global)?;
+    let loc = &ctx.locations;
+    // A dream that died half-way through applying is finished or undone before we report.
+    let recovery = autodream_core::dream::recover(loc, ctx.clock, ctx.cfg()).ok().flatten();
+    let eval = gates::explain(&GateInput {
+        locations: loc,
+        config: &ctx.config,
+        clock: ctx.clock,
+        current_session: ctx.current_session.as_deref(),
+    });
+    let task = autodream_core::dream::task::load_effective(loc, ctx.clock, ctx.cfg());
+    let now = ctx.clock.now();
+    if args.json {
+        print_json(&json!({
+            "memory_dir": loc.memory_dir,
+            "sessions_dir": loc.sessions_dir,
+            "enabled": eval.gates.first().is_some_and(|g| g.pass),
+            "last_consolidated_at": eval.last_consolidated_at,
+            "next_eligible_at": eval.next_eligible_at,
+            "config_file": ctx.config.file,
+            "config_warnings": ctx.config.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+            "gates": eval.gates,
+            "would_dream": eval.all_pass(),
+            "task": task,
+            "recovered": recovery,
+        }))?;
+        return Ok(0);
+    }
+    context::print_warnings(&ctx);
+    let cfg = ctx.cfg();
+    let idx = index::check(&loc.memory_dir, cfg.index_max_lines, cfg.index_max_units).ok();
+    println!("memory    {}", loc.memory_dir.display());
+    if let Some(r) = &idx {
+        println!(
+            "          MEMORY.md {} lines, {} topic files{}",
+            r.lines,
+            r.topic_files,
+            if r.errors() > 0 {
+                format!(", {} problems (run `autodream check`)", r.errors())
+            } else {
+                String::new()
+            }
+        );
+    }
+    println!("sessions  {}", loc.sessions_dir.display());
+    match eval.last_consolidated_at {
+        Some(t) => println!("last ran  {} ({})", human_ago(t, now), t.strftime("%Y-%m-%d %H:%M UTC")),
+        None => println!("last ran  never"),
+    }
+    if let Some(r) = &recovery {
+        println!("recovered {r}");
+    }
+    println!("gates");
+    for g in &eval.gates {
+        let mark = if g.pass { "ok  " } else { "FAIL" };
+        println!("  {mark} {:<14} {}", g.name.as_str(), g.detail);
+    }
+    let verdict = match eval.failed {
+        None => "a dream would start at the next hook".to_string(),
+        Some(name) => format!("waiting on the {} gate", name.as_str()),
+    };
+    println!("verdict   {verdict}");
+    if let Some(next) = eval.next_eligible_at {
+        let wait = next.as_second() - now.as_second();
+        if wait > 0 {
+            println!(
+                "next      eligible in {}",
+                autodream_core::clock::human_duration(std::time::Duration::from_secs(wait as u64))
+            );
+        }
+    }
+    if let Some(t) = &task {
+        println!("dream     {}", t.one_line(now));
+        for turn in t.turns.iter().rev().take(6).rev() {
+            println!("          · {}", turn.display_line());
+        }
+    }
+    Ok(0)
+}
