@@ -1,0 +1,249 @@
+//! Prune: fill the size budget with the facts most worth keeping.
+//!
+//! The budget is a share (`memory_budget_ratio`) of all input reviewed so far, capped by
+//! `memory_budget_max_bytes`. Facts are chosen greedily by worth per byte: salience (with
+//! diminishing returns when a word is already covered by a chosen fact) × recency × a
+//! weight (pinned notes first, superseded history last), divided by the bytes the fact
+//! adds (a fact joining a line already started costs less than one opening a line). The
+//! greedy is lazy: a popped fact whose worth has dropped since it was queued is queued
+//! again with its current worth.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use jiff::civil::Date;
+
+use crate::fact::{Fact, Origin};
+use crate::render::Layout;
+use crate::salience::Scored;
+
+/// A word already covered by k chosen facts is worth `DECAY^k` of its value.
+const DECAY: f32 = 0.5;
+/// Pinned facts (daily-log notes, "remember …", hand edits) are worth this much more.
+const PINNED_WEIGHT: f32 = 4.0;
+/// Superseded facts are history: kept when there is room.
+const SUPERSEDED_WEIGHT: f32 = 0.3;
+/// Recency: a fact learned today weighs 1; the weight falls to `RECENCY_FLOOR` with age.
+const RECENCY_FLOOR: f32 = 0.75;
+const RECENCY_DAYS: f32 = 180.0;
+
+/// The budget in bytes for the whole memory (index and topic files).
+pub fn budget_bytes(reviewed_bytes: u64, ratio: f64, max_bytes: u64, floor: u64) -> u64 {
+    let share = (reviewed_bytes as f64 * ratio.clamp(0.0, 1.0)).floor() as u64;
+    share.max(floor).min(max_bytes)
+}
+
+/// Weight of a fact learned on `date`, seen from `today`.
+pub fn recency(date: Date, today: Date) -> f32 {
+    let age = (today - date).get_days().max(0) as f32;
+    RECENCY_FLOOR + (1.0 - RECENCY_FLOOR) * (-age / RECENCY_DAYS).exp()
+}
+
+fn weight(f: &Fact) -> f32 {
+    let mut w = 1.0;
+    if f.pinned {
+        w *= PINNED_WEIGHT;
+    }
+    if f.superseded_on.is_some() {
+        w *= SUPERSEDED_WEIGHT;
+    }
+    w
+}
+
+/// Chooses facts for `available` bytes. Hand-edited facts are always kept (their cost is
+/// taken first). Returns the keep flags and each fact's static priority (worth per byte
+/// without diminishing returns), used to trim when the rendered size overshoots.
+pub fn select(
+    facts: &[Fact],
+    scores: &[Scored],
+    available: usize,
+    today: Date,
+    layout: Layout,
+) -> (Vec<bool>, Vec<f32>) {
+    let n = facts.len();
+    let mut keep = vec![false; n];
+    let mut remaining = available as i64;
+    let mut covered: HashMap<u64, u32> = HashMap::new();
+    // Lines already opened (topic, group, date) and day headings (topic, date).
+    let mut open_lines: HashMap<(&str, u64, Date), ()> = HashMap::new();
+    let mut open_days: HashMap<(&str, Date), ()> = HashMap::new();
+    let mut members: HashMap<(&str, u64, Date), Vec<usize>> = HashMap::new();
+    for (i, f) in facts.iter().enumerate() {
+        members.entry((f.topic.as_str(), f.group, f.date)).or_default().push(i);
+    }
+    let cost =
+        |i: usize, open_lines: &HashMap<(&str, u64, Date), ()>, open_days: &HashMap<(&str, Date), ()>| {
+            let f = &facts[i];
+            if f.superseded_on.is_some() || f.origin == Origin::Edited {
+                return f.line_cost();
+            }
+            let line = if open_lines.contains_key(&(f.topic.as_str(), f.group, f.date)) {
+                f.join_cost()
+            } else {
+                f.line_cost()
+            };
+            let day = if open_days.contains_key(&(f.topic.as_str(), f.date)) {
+                0
+            } else {
+                layout.day_heading_cost(f.date)
+            };
+            line + day
+        };
+    let value = |i: usize, covered: &HashMap<u64, u32>| -> f32 {
+        let s = &scores[i];
+        let words: f32 =
+            s.keys.iter().map(|(k, v)| v * DECAY.powi(covered.get(k).copied().unwrap_or(0) as i32)).sum();
+        s.base + words
+    };
+    let static_priority: Vec<f32> = (0..n)
+        .map(|i| {
+            scores[i].value * recency(facts[i].date, today) * weight(&facts[i]) / facts[i].line_cost() as f32
+        })
+        .collect();
+    let take =
+        |i: usize, keep: &mut Vec<bool>, remaining: &mut i64, covered: &mut HashMap<u64, u32>, c: usize| {
+            keep[i] = true;
+            *remaining -= c as i64;
+            for (k, _) in &scores[i].keys {
+                *covered.entry(*k).or_default() += 1;
+            }
+        };
+    for i in 0..n {
+        if facts[i].origin == Origin::Edited {
+            let c = cost(i, &open_lines, &open_days);
+            take(i, &mut keep, &mut remaining, &mut covered, c);
+            open_days.insert((facts[i].topic.as_str(), facts[i].date), ());
+        }
+    }
+    let priority = |i: usize,
+                    covered: &HashMap<u64, u32>,
+                    ol: &HashMap<(&str, u64, Date), ()>,
+                    od: &HashMap<(&str, Date), ()>| {
+        value(i, covered) * recency(facts[i].date, today) * weight(&facts[i]) / cost(i, ol, od) as f32
+    };
+    let mut heap: BinaryHeap<(u32, Reverse<usize>)> = BinaryHeap::new();
+    for i in 0..n {
+        if !keep[i] {
+            heap.push((priority(i, &covered, &open_lines, &open_days).max(0.0).to_bits(), Reverse(i)));
+        }
+    }
+    let mut done = keep.clone();
+    while let Some((bits, Reverse(i))) = heap.pop() {
+        if done[i] {
+            continue;
+        }
+        let current = priority(i, &covered, &open_lines, &open_days).max(0.0);
+        if current.to_bits() < bits {
+            // Worth dropped since queued: requeue at its current worth.
+            heap.push((current.to_bits(), Reverse(i)));
+            continue;
+        }
+        done[i] = true;
+        let c = cost(i, &open_lines, &open_days);
+        if (c as i64) > remaining {
+            continue;
+        }
+        take(i, &mut keep, &mut remaining, &mut covered, c);
+        let f = &facts[i];
+        let line_key = (f.topic.as_str(), f.group, f.date);
+        let day_key = (f.topic.as_str(), f.date);
+        let new_line = open_lines.insert(line_key, ()).is_none();
+        let new_day = open_days.insert(day_key, ()).is_none();
+        // Opening a line (or a day) makes its other facts cheaper: requeue them.
+        if new_line || new_day {
+            let requeue: Vec<usize> = if new_day && layout.date_headings {
+                (0..n).filter(|&j| !done[j] && facts[j].topic == f.topic && facts[j].date == f.date).collect()
+            } else {
+                members[&line_key].iter().copied().filter(|&j| !done[j]).collect()
+            };
+            for j in requeue {
+                heap.push((priority(j, &covered, &open_lines, &open_days).max(0.0).to_bits(), Reverse(j)));
+            }
+        }
+    }
+    (keep, static_priority)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::salience::Scorer;
+
+    fn fact(text: &str, date: &str, group: u64) -> Fact {
+        Fact {
+            topic: "t".into(),
+            date: date.parse().unwrap(),
+            text: text.into(),
+            group,
+            seq: 0,
+            origin: Origin::New,
+            source: "s".into(),
+            salience: 0.0,
+            superseded_on: None,
+            pinned: false,
+        }
+    }
+
+    #[test]
+    fn budget_is_a_share_with_floor_and_cap() {
+        assert_eq!(budget_bytes(100_000, 0.2, 1 << 20, 4096), 20_000);
+        assert_eq!(budget_bytes(1_000, 0.2, 1 << 20, 4096), 4096);
+        assert_eq!(budget_bytes(10_000_000, 0.2, 262_144, 4096), 262_144);
+    }
+
+    #[test]
+    fn recency_weighs_new_facts_more_but_never_below_the_floor() {
+        let today: Date = "2024-01-01".parse().unwrap();
+        assert!((recency(today, today) - 1.0).abs() < 1e-6);
+        let old = recency("2020-01-01".parse().unwrap(), today);
+        assert!(old >= RECENCY_FLOOR && old < 0.76);
+    }
+
+    #[test]
+    fn greedy_prefers_informative_facts_and_respects_the_budget() {
+        let scorer = Scorer::new(["Jon"]);
+        let facts = vec![
+            fact("Jon thinks it is really great and so awesome.", "2023-01-01", 1),
+            fact("Jon opened a dance studio in Rome with Marley flooring.", "2023-01-01", 2),
+            fact("Jon visited Paris and Rome.", "2023-01-02", 3),
+            fact("Jon loves the Lean Startup by Eric Ries.", "2023-01-03", 4),
+        ];
+        let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
+        let today: Date = "2023-01-03".parse().unwrap();
+        let budget = facts[1].line_cost() + facts[3].line_cost();
+        let (keep, _) = select(&facts, &scores, budget, today, Layout::default());
+        // Small talk is never worth its bytes; two of the three informative facts fit.
+        assert!(!keep[0]);
+        assert_eq!(keep.iter().filter(|k| **k).count(), 2);
+        let used: usize = facts.iter().zip(&keep).filter(|(_, k)| **k).map(|(f, _)| f.line_cost()).sum();
+        assert!(used <= budget);
+        // With room for everything, everything informative is kept.
+        let (all, _) = select(&facts, &scores, 10_000, today, Layout::default());
+        assert_eq!(all, [true, true, true, true]);
+    }
+
+    #[test]
+    fn joining_an_open_line_is_cheaper_than_opening_one() {
+        let scorer = Scorer::default();
+        let mut a = fact("Kundalini yoga helps.", "2023-01-01", 7);
+        let mut b = fact("Aerial yoga too.", "2023-01-01", 7);
+        a.seq = 0;
+        b.seq = 1;
+        let facts = vec![a, b];
+        let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
+        let budget = facts[0].line_cost() + facts[1].join_cost();
+        let (keep, _) = select(&facts, &scores, budget, "2023-01-01".parse().unwrap(), Layout::default());
+        assert_eq!(keep, [true, true]);
+    }
+
+    #[test]
+    fn edited_facts_are_always_kept() {
+        let scorer = Scorer::default();
+        let mut e = fact("2023-01-01: my own note", "2023-01-01", 1);
+        e.origin = Origin::Edited;
+        let facts = vec![e, fact("Kundalini yoga.", "2023-01-01", 2)];
+        let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
+        let (keep, _) = select(&facts, &scores, 5, "2023-01-01".parse().unwrap(), Layout::default());
+        assert_eq!(keep, [true, false]);
+    }
+}

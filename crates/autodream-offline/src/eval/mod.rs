@@ -1,0 +1,1 @@
+//! Evaluation on the LoCoMo benchmark (being built).

@@ -1,0 +1,738 @@
+//! Extract: statements become facts.
+//!
+//! A statement is split into sentences; each is stripped of leading filler and vocatives
+//! ("Wow, Maria! …"), dropped when it is a question, a greeting or plain small talk, and
+//! otherwise kept *verbatim* — the concrete words are what later questions ask for. First
+//! person is attributed to the speaker ("I adopted a puppy" → "Caroline adopted a puppy"),
+//! relative dates are annotated against the statement's own day, and the fact is routed
+//! to a topic: the speaker's file in a conversation between people; for a coding agent's
+//! user, the feedback, user, project or reference file by what the sentence is. A coding
+//! user's words are kept only when they are durable (a preference, a correction, a
+//! decision, a fact about the user or the project, an explicit "remember …"): task
+//! requests and ephemeral state are not memory.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use autodream_core::memdir::topic::MemoryType;
+
+use crate::dates_api;
+use crate::fact::{Fact, Origin, TopicInfo};
+use crate::gather::{Statement, StatementOrigin, Voice};
+use crate::salience::Scorer;
+use crate::text::{split_sentences, stable_hash, words};
+
+/// Facts worth less than this are small talk and are not kept anywhere.
+pub const MIN_VALUE: f32 = 0.9;
+
+/// Interjections and filler that may open a sentence, followed by any punctuation or space.
+static LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:(?:hey+|hi+|hello|hiya|yo|wow+|whoa|woah|yeah+|yep|yup|oh+|ah+|aw+|haha+|hah|lol|omg|ok|okay|congrats|congratulations|thanks|thank you|thank you so much|thanks so much|btw|by the way|anyway|anyways|guess what|you know what|hmm+|um+|phew|gosh|geez|oh my god|oh man|oh wow|whoa|aww+|yay+|woo+|woohoo|hooray|dude|man|girl|sis|bro|buddy|friend)\b[\s,!.:;…~—–-]*|(?:so|well|sure|yes|no|totally|absolutely|definitely|honestly|seriously|true|right|indeed|agreed|exactly|cool|awesome|great|nice|sweet|amazing|and|also|plus|oh and)\s*[,!.:;…—–-]+\s*)",
+    )
+    .expect("valid regex")
+});
+static GREETING_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:it'?s |it was )?(?:(?:so |really )?(?:good|nice|great|lovely) (?:to )?(?:see|hear|chat|talk|catch up)|long time no (?:see|talk|chat)|how (?:are|have) you|how'?s it going|how'?s everything|what'?s up|talk (?:to you )?(?:soon|later)|see (?:you|ya)|take care|catch you|have a (?:good|great|nice|wonderful)|hope you(?:'re| are)? (?:doing )?(?:well|good|great|ok|okay|alright)|hope (?:all'?s|all is|everything'?s|everything is) (?:good|well)|bye|good ?night|good morning|i'?m (?:doing )?(?:good|great|fine|well)(?: thanks)?|same here|me too|you too|no problem|no worries|you'?re welcome|anytime|of course|for sure|sounds (?:good|great|fun|awesome|amazing|like a plan))\b",
+    )
+    .expect("valid regex")
+});
+static REMEMBER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:please |pls |and )?(?:remember|don'?t forget|note|keep in mind|make a note)(?: that|:|,)?\s+(.+)$")
+        .expect("valid regex")
+});
+static REMEMBER_ZH_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*(.+)$").expect("valid regex"));
+
+// Coding-agent users: what makes a sentence durable, and which file it belongs to.
+static REFERENCE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)https?://\S+|\b(?:dashboard|runbook|wiki|tracker|jira|linear|grafana|slack channel|#[a-z][\w-]+ channel|notion|confluence|sentry|datadog|pagerduty|on-call|oncall|board)\b")
+        .expect("valid regex")
+});
+static FEEDBACK_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:always|never|don'?t|do not|stop|avoid|prefer|instead of|rather than|from now on|going forward|in the future|make sure|no need to|shouldn'?t|should not|please (?:use|keep|write|run|add|don'?t)|we use|we don'?t|use \S+(?: \S+)?,? not)\b|不要|别再|总是|永远|以后|优先|而不是")
+        .expect("valid regex")
+});
+static USER_FACT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:i'?m an? |i am an? |i work (?:on|at|as|for|in)|my role|my team|my background|i'?ve been (?:a|an|working|using|doing)|i (?:like|love|hate|prefer|enjoy)|i don'?t like|i usually|i'?m new to|i'?m (?:familiar|comfortable|experienced) with)|我是|我在|我的工作|我喜欢|我不喜欢")
+        .expect("valid regex")
+});
+static PROJECT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:deadline|release|launch|freeze|milestone|due (?:on|by)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|the end of)|we decided|we'?re going with|we'?ll go with|let'?s go with|decided to|the plan is|migrat\w*|roadmap|sprint|customer|stakeholder|compliance|legal|deprecat\w*|because the|the reason)\b|截止|发布|上线|决定|计划")
+        .expect("valid regex")
+});
+
+/// Removes leading filler and vocatives, and a trailing vocative.
+pub fn strip_filler<'a>(sentence: &'a str, names: &[String]) -> &'a str {
+    let mut s = sentence.trim();
+    loop {
+        let before = s.len();
+        if let Some(m) = LEAD_RE.find(s) {
+            if m.end() > 0 && m.end() < s.len() {
+                s = s[m.end()..].trim_start();
+            } else if m.end() == s.len() {
+                return "";
+            }
+        }
+        // A leading vocative: "Maria, …" / "Maria! …".
+        for name in names {
+            if let Some(rest) = s.strip_prefix(name.as_str())
+                && let Some(rest) = rest.strip_prefix([',', '!', '.', ':', '-', '—'])
+            {
+                s = rest.trim_start();
+            }
+        }
+        if s.len() == before {
+            break;
+        }
+    }
+    // A trailing vocative: "…, Maria!".
+    for name in names {
+        let pat = format!(", {name}");
+        if let Some(pos) = s.rfind(&pat)
+            && pos > 0
+            && s[pos + pat.len()..].chars().all(|c| !c.is_alphanumeric())
+        {
+            return s[..pos].trim_end();
+        }
+    }
+    s
+}
+
+/// Is the sentence a question (its final mark, quotes and brackets aside)?
+pub fn is_question(s: &str) -> bool {
+    let t = s.trim_end_matches(|c: char| {
+        matches!(c, '"' | '\'' | ')' | ']' | '”' | '’' | '!' | ' ') || is_emoji(c)
+    });
+    t.ends_with('?') || t.ends_with('？')
+}
+
+fn is_emoji(c: char) -> bool {
+    matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0xFE0F)
+}
+
+/// Greetings, thanks and other small talk (checked after [`strip_filler`]).
+pub fn is_small_talk(s: &str) -> bool {
+    GREETING_RE.is_match(s) || !s.chars().any(char::is_alphanumeric)
+}
+
+/// How a first-person word is rewritten.
+#[derive(Clone, Copy)]
+enum Person1 {
+    /// I
+    Subject,
+    /// I'm, I've, I'd, I'll (subject + auxiliary)
+    SubjectAux(&'static str, &'static str),
+    /// me
+    Object,
+    /// my
+    Possessive,
+    /// mine
+    Mine,
+    /// myself
+    Reflexive,
+}
+
+fn first_person(word: &str) -> Option<Person1> {
+    let w = word.replace('’', "'");
+    Some(match w.as_str() {
+        "I" | "i" => Person1::Subject,
+        "I'm" | "i'm" | "Im" => Person1::SubjectAux(" is", "they're"),
+        "I've" | "i've" | "Ive" => Person1::SubjectAux(" has", "they've"),
+        "I'd" | "i'd" => Person1::SubjectAux(" would", "they'd"),
+        "I'll" | "i'll" => Person1::SubjectAux(" will", "they'll"),
+        _ => match w.to_lowercase().as_str() {
+            "me" => Person1::Object,
+            "my" => Person1::Possessive,
+            "mine" => Person1::Mine,
+            "myself" => Person1::Reflexive,
+            _ => return None,
+        },
+    })
+}
+
+const ADVERBS: &[&str] = &[
+    "really",
+    "just",
+    "also",
+    "always",
+    "usually",
+    "never",
+    "still",
+    "even",
+    "totally",
+    "definitely",
+    "finally",
+    "actually",
+    "often",
+    "sometimes",
+    "recently",
+    "truly",
+    "honestly",
+    "absolutely",
+    "kinda",
+    "only",
+    "already",
+    "mostly",
+    "seriously",
+    "literally",
+    "personally",
+    "now",
+    "then",
+    "too",
+    "basically",
+    "both",
+    "all",
+    "certainly",
+    "def",
+    "so",
+    "sure",
+    "generally",
+    "normally",
+    "rarely",
+    "barely",
+    "hardly",
+    "especially",
+    "particularly",
+    "simply",
+    "officially",
+    "currently",
+    "lately",
+    "absolutely",
+    "genuinely",
+    "secretly",
+    "already",
+];
+const MODALS: &[&str] = &[
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "shall",
+    "may",
+    "might",
+    "must",
+    "can't",
+    "cannot",
+    "won't",
+    "wouldn't",
+    "couldn't",
+    "shouldn't",
+    "mustn't",
+    "gonna",
+    "wanna",
+    "gotta",
+    "used",
+    "ought",
+    "need",
+];
+const IRREGULAR_PAST: &[&str] = &[
+    "went",
+    "got",
+    "made",
+    "took",
+    "saw",
+    "had",
+    "did",
+    "felt",
+    "found",
+    "thought",
+    "knew",
+    "came",
+    "gave",
+    "told",
+    "said",
+    "bought",
+    "brought",
+    "began",
+    "left",
+    "met",
+    "ran",
+    "wrote",
+    "won",
+    "lost",
+    "kept",
+    "heard",
+    "held",
+    "sent",
+    "spent",
+    "built",
+    "taught",
+    "caught",
+    "sat",
+    "stood",
+    "understood",
+    "became",
+    "chose",
+    "drew",
+    "drove",
+    "ate",
+    "fell",
+    "flew",
+    "forgot",
+    "grew",
+    "hid",
+    "hung",
+    "led",
+    "lent",
+    "paid",
+    "rode",
+    "rang",
+    "rose",
+    "sang",
+    "shook",
+    "slept",
+    "sold",
+    "spoke",
+    "stole",
+    "swam",
+    "threw",
+    "wore",
+    "woke",
+    "broke",
+    "dug",
+    "fed",
+    "fought",
+    "froze",
+    "quit",
+    "shut",
+    "sought",
+    "struck",
+    "swore",
+    "tore",
+    "wept",
+    "mean't",
+    "was",
+    "were",
+    "didn't",
+    "wasn't",
+    "weren't",
+    "hadn't",
+    "started",
+    "got",
+    "lit",
+    "dealt",
+    "meant",
+    "read",
+    "put",
+    "cut",
+    "set",
+    "let",
+    "hit",
+    "hurt",
+    "burnt",
+    "learnt",
+    "dreamt",
+    "spelt",
+    "felt",
+];
+
+/// The verb after "I", agreed with a third-person singular subject.
+fn agree_third_person(verb: &str) -> Option<String> {
+    let lower = verb.to_lowercase().replace('’', "'");
+    let fixed = match lower.as_str() {
+        "am" => "is",
+        "have" => "has",
+        "do" => "does",
+        "don't" => "doesn't",
+        "haven't" => "hasn't",
+        "were" => "was",
+        "ain't" => "isn't",
+        "go" => "goes",
+        _ => "",
+    };
+    if !fixed.is_empty() {
+        return Some(fixed.to_string());
+    }
+    if !lower.chars().all(|c| c.is_ascii_lowercase())
+        || lower.len() < 2
+        || MODALS.contains(&lower.as_str())
+        || IRREGULAR_PAST.contains(&lower.as_str())
+        || lower.ends_with("ed")
+        || lower.ends_with("ing")
+        || lower.ends_with('s')
+    {
+        return None;
+    }
+    let b = lower.as_bytes();
+    let last = b[b.len() - 1];
+    let prev = b[b.len() - 2];
+    let out = if lower.ends_with("sh") || lower.ends_with("ch") || matches!(last, b'x' | b'z' | b'o') {
+        format!("{verb}es")
+    } else if last == b'y' && !matches!(prev, b'a' | b'e' | b'i' | b'o' | b'u') {
+        format!("{}ies", &verb[..verb.len() - 1])
+    } else {
+        format!("{verb}s")
+    };
+    Some(out)
+}
+
+/// The verb after a subject that became singular "they".
+fn agree_they(verb: &str) -> Option<&'static str> {
+    match verb.to_lowercase().as_str() {
+        "am" => Some("are"),
+        "was" => Some("were"),
+        "wasn't" | "wasn’t" => Some("weren't"),
+        _ => None,
+    }
+}
+
+/// Rewrites first-person words as the speaker: the first mention by name, later ones as
+/// singular "they" (with verbs agreed), so "I love my dog and I walk him" becomes
+/// "Nate loves their dog and they walk him".
+pub fn attribute(sentence: &str, name: &str) -> String {
+    if sentence.contains('我') {
+        return attribute_cjk(sentence, name);
+    }
+    let ws = words(sentence);
+    let mut out = String::with_capacity(sentence.len() + name.len() * 2);
+    let mut last = 0;
+    let mut named = false;
+    let mut skip_until = 0;
+    let mut i = 0;
+    while i < ws.len() {
+        let w = ws[i];
+        if w.start < skip_until {
+            i += 1;
+            continue;
+        }
+        let Some(kind) = first_person(w.text) else {
+            i += 1;
+            continue;
+        };
+        let at_start = sentence[..w.start].trim().is_empty()
+            || sentence[..w.start].trim_end().ends_with(['.', '!', '?', ':', '"', '“']);
+        out.push_str(&sentence[last..w.start]);
+        let first = !named;
+        named = true;
+        let cap = |s: &str| -> String {
+            if at_start {
+                let mut c = s.chars();
+                c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+            } else {
+                s.to_string()
+            }
+        };
+        match kind {
+            Person1::Subject => {
+                // Find the verb, skipping adverbs; agree it with the new subject.
+                let mut j = i + 1;
+                while j < ws.len() && ADVERBS.contains(&ws[j].text.to_lowercase().as_str()) {
+                    j += 1;
+                }
+                let adjacent = j < ws.len() && sentence[ws[j - 1].end()..ws[j].start].trim().is_empty();
+                let verb_fix = if adjacent {
+                    if first {
+                        agree_third_person(ws[j].text)
+                    } else {
+                        agree_they(ws[j].text).map(str::to_string)
+                    }
+                } else {
+                    None
+                };
+                out.push_str(&if first { name.to_string() } else { cap("they") });
+                last = w.end();
+                if let Some(fixed) = verb_fix {
+                    out.push_str(&sentence[last..ws[j].start]);
+                    out.push_str(&fixed);
+                    last = ws[j].end();
+                    skip_until = last;
+                }
+            }
+            Person1::SubjectAux(aux, they) => {
+                if first {
+                    out.push_str(name);
+                    out.push_str(aux);
+                } else {
+                    out.push_str(&cap(they));
+                }
+                last = w.end();
+            }
+            Person1::Object => {
+                out.push_str(if first { name } else { "them" });
+                last = w.end();
+            }
+            Person1::Possessive | Person1::Mine => {
+                if first {
+                    out.push_str(name);
+                    out.push_str("'s");
+                } else {
+                    out.push_str(&cap(if matches!(kind, Person1::Mine) { "theirs" } else { "their" }));
+                }
+                last = w.end();
+            }
+            Person1::Reflexive => {
+                out.push_str(&cap("themself"));
+                last = w.end();
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&sentence[last..]);
+    out
+}
+
+fn attribute_cjk(sentence: &str, name: &str) -> String {
+    let mut out = String::with_capacity(sentence.len() + name.len());
+    let mut chars = sentence.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '我' && chars.peek() != Some(&'们') {
+            out.push_str(name);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Ends a fact with a terminator so facts joined on one line read (and split) back apart.
+fn terminate(mut s: String) -> String {
+    let t = s.trim_end();
+    if !t.ends_with(['.', '!', '?', '…', '。', '！', '？', '"', '”']) {
+        s.truncate(t.len());
+        if s.chars().last().is_some_and(crate::text::is_cjk) {
+            s.push('。');
+        } else {
+            s.push('.');
+        }
+    }
+    s
+}
+
+fn capitalise_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) if f.is_lowercase() => f.to_uppercase().collect::<String>() + c.as_str(),
+        Some(f) => f.to_string() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The topic files facts are routed to; created on first use.
+#[derive(Debug, Default)]
+pub struct Topics {
+    pub by_slug: BTreeMap<String, TopicInfo>,
+    /// The project's display name (the project folder's name), for `project_<slug>.md`.
+    pub project: Option<String>,
+}
+
+impl Topics {
+    pub fn person(&mut self, name: &str) -> String {
+        let slug = crate::text::slug(name);
+        self.by_slug.entry(slug.clone()).or_insert_with(|| TopicInfo {
+            slug: slug.clone(),
+            title: name.to_string(),
+            kind: MemoryType::User,
+            person: Some(name.to_string()),
+        });
+        slug
+    }
+
+    pub fn typed(&mut self, kind: MemoryType) -> String {
+        let (slug, title) = match kind {
+            MemoryType::User => ("user".to_string(), "User".to_string()),
+            MemoryType::Feedback => ("feedback".to_string(), "Feedback".to_string()),
+            MemoryType::Reference => ("reference".to_string(), "References".to_string()),
+            MemoryType::Project => match &self.project {
+                Some(p) => (format!("project_{}", crate::text::slug(p)), format!("Project {p}")),
+                None => ("project".to_string(), "Project".to_string()),
+            },
+        };
+        self.by_slug.entry(slug.clone()).or_insert_with(|| TopicInfo {
+            slug: slug.clone(),
+            title,
+            kind,
+            person: None,
+        });
+        slug
+    }
+}
+
+/// Everything extraction produced.
+#[derive(Debug, Default)]
+pub struct Extracted {
+    pub facts: Vec<Fact>,
+    /// Sentences dropped as questions, small talk or too little to keep.
+    pub dropped: usize,
+    pub redactions: usize,
+}
+
+/// Classifies a coding user's sentence; `None` = not durable memory.
+fn classify_user_sentence(s: &str, remembered: bool) -> Option<MemoryType> {
+    if REFERENCE_RE.is_match(s) {
+        Some(MemoryType::Reference)
+    } else if FEEDBACK_RE.is_match(s) {
+        Some(MemoryType::Feedback)
+    } else if USER_FACT_RE.is_match(s) {
+        Some(MemoryType::User)
+    } else if PROJECT_RE.is_match(s) {
+        Some(MemoryType::Project)
+    } else if remembered {
+        Some(MemoryType::Feedback)
+    } else {
+        None
+    }
+}
+
+/// A daily-log note goes to the person it opens with, else by what it says.
+fn classify_note(s: &str, people: &[String]) -> Result<String, MemoryType> {
+    for p in people {
+        if s.starts_with(p.as_str()) && s[p.len()..].starts_with([' ', '\'', '’']) {
+            return Ok(p.clone());
+        }
+    }
+    Err(classify_user_sentence(s, true).unwrap_or(MemoryType::Project))
+}
+
+/// Turns statements into facts, routing them to topics (created in `topics` as needed).
+/// `people` are the names of everyone the memory knows (speakers and person topics).
+pub fn extract(
+    statements: &[Statement],
+    topics: &mut Topics,
+    people: &[String],
+    scorer: &Scorer,
+) -> Extracted {
+    let mut out = Extracted::default();
+    for st in statements {
+        let group = stable_hash(format!("{}\u{0}{}", st.source, st.line).as_bytes());
+        let mut seq = 0u32;
+        let mut push = |out: &mut Extracted, topic: String, text: String, pinned: bool| {
+            let text = terminate(capitalise_first(text.trim()));
+            let scored = scorer.score(&text);
+            if scored.value < MIN_VALUE && !pinned {
+                out.dropped += 1;
+                return;
+            }
+            out.redactions += text.matches("[REDACTED:").count();
+            out.facts.push(Fact {
+                topic,
+                date: st.date,
+                text,
+                group,
+                seq,
+                origin: Origin::New,
+                source: st.source.clone(),
+                salience: scored.value,
+                superseded_on: None,
+                pinned,
+            });
+            seq += 1;
+        };
+        for raw in split_sentences(&st.text) {
+            let s = strip_filler(raw, people);
+            if s.is_empty() || is_question(s) || is_small_talk(s) {
+                out.dropped += 1;
+                continue;
+            }
+            let (s, remembered) = match REMEMBER_RE.captures(s).or_else(|| REMEMBER_ZH_RE.captures(s)) {
+                Some(c) => (c.get(1).map_or(s, |m| m.as_str()), true),
+                None => (s, false),
+            };
+            let annotated = |t: &str| dates_api::annotate(t, st.date);
+            match &st.voice {
+                Voice::Person(name) => {
+                    let topic = topics.person(name);
+                    let text = annotated(&attribute(s, name));
+                    push(&mut out, topic, text, remembered);
+                }
+                Voice::User => {
+                    let Some(kind) = classify_user_sentence(s, remembered) else {
+                        out.dropped += 1;
+                        continue;
+                    };
+                    let topic = topics.typed(kind);
+                    let text = annotated(&attribute(s, "the user"));
+                    push(&mut out, topic, text, remembered);
+                }
+                Voice::Note => {
+                    let topic = match classify_note(s, people) {
+                        Ok(person) => topics.person(&person),
+                        Err(kind) => topics.typed(kind),
+                    };
+                    push(&mut out, topic, annotated(s), true);
+                }
+            }
+        }
+        if let Voice::Person(name) = &st.voice {
+            for image in &st.images {
+                let topic = topics.person(name);
+                push(&mut out, topic, format!("Photo: {image}"), false);
+            }
+        }
+        let _ = st.origin == StatementOrigin::DailyLog;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        vec!["Caroline".to_string(), "Melanie".to_string(), "Mel".to_string()]
+    }
+
+    #[test]
+    fn filler_and_vocatives_are_stripped() {
+        assert_eq!(
+            strip_filler("Wow, Caroline! I went to a pride parade.", &names()),
+            "I went to a pride parade."
+        );
+        assert_eq!(strip_filler("Hey Mel, guess what - I got a puppy!", &names()), "I got a puppy!");
+        assert_eq!(strip_filler("Thanks, Melanie!", &names()), "");
+        assert_eq!(strip_filler("I love it, Caroline!", &names()), "I love it");
+        assert_eq!(strip_filler("No kids yet.", &names()), "No kids yet.");
+    }
+
+    #[test]
+    fn questions_and_small_talk_are_recognised() {
+        assert!(is_question("What kinda jobs are you thinkin' of?"));
+        assert!(is_question("Is this your own painting?!"));
+        assert!(!is_question("I asked why."));
+        assert!(is_small_talk("Good to see you!"));
+        assert!(is_small_talk("Long time no talk!"));
+        assert!(!is_small_talk("Good flooring is crucial for dancers."));
+    }
+
+    #[test]
+    fn first_person_is_attributed_with_agreement() {
+        assert_eq!(attribute("I adopted a puppy.", "Caroline"), "Caroline adopted a puppy.");
+        assert_eq!(
+            attribute("I love my dog and I walk him daily.", "Nate"),
+            "Nate loves their dog and they walk him daily."
+        );
+        assert_eq!(attribute("I'm keen on counseling.", "Caroline"), "Caroline is keen on counseling.");
+        assert_eq!(attribute("I really enjoy pottery.", "Mel"), "Mel really enjoys pottery.");
+        assert_eq!(attribute("I was there, I was happy.", "Jon"), "Jon was there, they were happy.");
+        assert_eq!(
+            attribute("My friends gave me courage.", "Caroline"),
+            "Caroline's friends gave them courage."
+        );
+        assert_eq!(attribute("I watch movies.", "Jo"), "Jo watches movies.");
+        assert_eq!(attribute("I can try.", "Jo"), "Jo can try.");
+        assert_eq!(attribute("我喜欢猫，我们养了两只。", "小王"), "小王喜欢猫，我们养了两只。");
+    }
+
+    #[test]
+    fn coding_user_sentences_are_kept_only_when_durable() {
+        assert_eq!(classify_user_sentence("Use rebase, not merge.", false), Some(MemoryType::Feedback));
+        assert_eq!(
+            classify_user_sentence("I'm a data scientist on the payments team.", false),
+            Some(MemoryType::User)
+        );
+        assert_eq!(
+            classify_user_sentence("Bugs are tracked in the Linear project INGEST.", false),
+            Some(MemoryType::Reference)
+        );
+        assert_eq!(
+            classify_user_sentence("We decided to freeze merges on Thursday.", false),
+            Some(MemoryType::Project)
+        );
+        assert_eq!(classify_user_sentence("Add a test for the parser.", false), None);
+        assert_eq!(classify_user_sentence("Fix the failing build.", false), None);
+    }
+}

@@ -1,0 +1,85 @@
+//! The fact: the unit the engine gathers, merges, supersedes, budgets and writes.
+//!
+//! A fact is one sentence (or clause) with the day it was learned and the topic file it
+//! belongs to. Facts that came from the same turn share a `group` and are written on one
+//! line, so a line reads like the original statement with its noise removed.
+
+use jiff::civil::Date;
+
+use autodream_core::memdir::topic::MemoryType;
+
+/// Where a fact came from in this dream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Origin {
+    /// Extracted from this dream's sessions or daily-log entries.
+    New,
+    /// A line the engine wrote into a topic file in an earlier dream.
+    Kept,
+    /// A line the budget moved to `.archive/` in an earlier dream.
+    Archived,
+    /// A line in one of our topic files that we did not write (a hand edit): kept verbatim.
+    Edited,
+}
+
+/// A topic file: who or what it is about, and its memory type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicInfo {
+    /// File stem (`caroline` → `caroline.md`).
+    pub slug: String,
+    /// Title and front matter `name`.
+    pub title: String,
+    pub kind: MemoryType,
+    /// The person the file is about, when it is a person's file (facts are attributed to them).
+    pub person: Option<String>,
+}
+
+impl TopicInfo {
+    pub fn file_name(&self) -> String {
+        format!("{}.md", self.slug)
+    }
+}
+
+/// One fact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fact {
+    /// Topic slug.
+    pub topic: String,
+    /// The day the fact was learned.
+    pub date: Date,
+    /// Final text (attributed, dates annotated, redacted).
+    pub text: String,
+    /// Facts with the same group are written on one line, in `seq` order.
+    pub group: u64,
+    pub seq: u32,
+    pub origin: Origin,
+    /// Where it was learned (session id, log file, or the topic file it was read from).
+    pub source: String,
+    /// How much the fact is worth keeping, before recency (see [`crate::salience`]).
+    pub salience: f32,
+    /// Set when a newer fact on the same subject and attribute replaced this one: the
+    /// newer fact's date.
+    pub superseded_on: Option<Date>,
+    /// A bonus for facts the user asked to keep or wrote themselves (daily-log notes,
+    /// "remember …" requests): they are pruned last.
+    pub pinned: bool,
+}
+
+impl Fact {
+    /// Bytes this fact adds when it starts a new line: `- YYYY-MM-DD: text\n`.
+    pub fn line_cost(&self) -> usize {
+        if self.origin == Origin::Edited {
+            // Hand-edited lines are written back exactly as they were: `- text\n`.
+            return 2 + self.text.len() + 1;
+        }
+        match self.superseded_on {
+            // `- YYYY-MM-DD (superseded YYYY-MM-DD): text\n`
+            Some(_) => 2 + 10 + 13 + 10 + 3 + self.text.len() + 1,
+            None => 2 + 10 + 2 + self.text.len() + 1,
+        }
+    }
+
+    /// Bytes this fact adds when it joins a line already started by its group.
+    pub fn join_cost(&self) -> usize {
+        1 + self.text.len()
+    }
+}

@@ -1,0 +1,169 @@
+//! Supersession: a newer fact on the same subject and attribute replaces the older one.
+//!
+//! Attributes are recognised by pattern on the fact's final (attributed) text: a job, a
+//! home town, a relationship status, a favourite something, a choice between two ways of
+//! doing a thing ("use rebase, not merge"). When two current facts of one topic carry the
+//! same attribute with different values, the older is marked superseded with the newer
+//! fact's date; it moves to the file's `## Superseded` section — never silently deleted.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::fact::{Fact, Origin};
+
+/// A recognised attribute: which one, and its value (normalised).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Attribute {
+    pub key: String,
+    pub value: String,
+}
+
+static JOB_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?P<s>[\w .'-]{1,40}?) (?:works|is working|started working|now works|got a (?:new )?job|has a (?:new )?job|landed a (?:new )?job|took a (?:new )?job|is employed|got hired|was hired) (?:as|at|for) (?P<v>[^,.;!?()]{2,48})")
+        .expect("valid regex")
+});
+static HOME_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[,;] )(?P<s>[\w .'-]{1,40}?) (?:lives|now lives|is living|moved|has moved|is moving|relocated|settled) (?:in|to) (?P<v>\p{Lu}[\w.-]*(?: \p{Lu}[\w.-]*)*)")
+        .expect("valid regex")
+});
+static RELATIONSHIP_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?P<s>[\w .'-]{1,40}?) (?:is|got|became|is now|just got) (?P<v>single|married|engaged|divorced|separated|widowed)\b")
+        .expect("valid regex")
+});
+static FAVORITE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?P<s>[\w .'-]{1,40}?)'s (?:new |current |all-time )?(?:favorite|favourite|fave) (?P<k>[a-z]+(?: [a-z]+)?) (?:is|are) (?P<v>[^,.;!?()]{2,48})")
+        .expect("valid regex")
+});
+static CHOICE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:use|prefer|prefers|go with|choose|pick)\s+(?P<a>[\w.+#/-]+(?: [\w.+#/-]+)?)\s*,?\s+(?:not|instead of|rather than|over|to)\s+(?P<b>[\w.+#/-]+(?: [\w.+#/-]+)?)")
+        .expect("valid regex")
+});
+
+fn norm(s: &str) -> String {
+    let s = s.trim().trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let s = s
+        .strip_prefix("a ")
+        .or_else(|| s.strip_prefix("an "))
+        .or_else(|| s.strip_prefix("the "))
+        .unwrap_or(&s);
+    s.to_string()
+}
+
+/// The attribute a fact states about `subject` (the topic's person, or "the user"), if any.
+pub fn attribute_of(text: &str, subject: Option<&str>) -> Option<Attribute> {
+    let about_subject = |s: &str| match subject {
+        Some(name) => s.trim().eq_ignore_ascii_case(name),
+        None => false,
+    };
+    if let Some(c) = CHOICE_RE.captures(text) {
+        let (a, b) = (norm(&c["a"]), norm(&c["b"]));
+        if a != b {
+            let (lo, hi) = if a < b { (&a, &b) } else { (&b, &a) };
+            return Some(Attribute { key: format!("choice:{lo}|{hi}"), value: a.clone() });
+        }
+    }
+    for (re, key) in [(&*JOB_RE, "job"), (&*HOME_RE, "home"), (&*RELATIONSHIP_RE, "relationship")] {
+        if let Some(c) = re.captures(text)
+            && about_subject(&c["s"])
+        {
+            return Some(Attribute { key: key.to_string(), value: norm(&c["v"]) });
+        }
+    }
+    if let Some(c) = FAVORITE_RE.captures(text)
+        && about_subject(&c["s"])
+    {
+        return Some(Attribute { key: format!("favorite:{}", c["k"].to_lowercase()), value: norm(&c["v"]) });
+    }
+    None
+}
+
+/// Marks superseded facts; returns how many were newly superseded. `subject_of` gives a
+/// topic's subject name (its person, or "The user" for the typed files).
+pub fn supersede(facts: &mut [Fact], subject_of: &dyn Fn(&str) -> Option<String>) -> usize {
+    // (topic, attribute key) → [(date, order, index, value)]
+    let mut by_key: BTreeMap<(String, String), Vec<(jiff::civil::Date, usize, String)>> = BTreeMap::new();
+    for (i, f) in facts.iter().enumerate() {
+        if f.superseded_on.is_some() || f.origin == Origin::Edited {
+            continue;
+        }
+        let subject = subject_of(&f.topic);
+        if let Some(attr) = attribute_of(&f.text, subject.as_deref()) {
+            by_key.entry((f.topic.clone(), attr.key)).or_default().push((f.date, i, attr.value));
+        }
+    }
+    let mut count = 0;
+    for (_, mut list) in by_key {
+        list.sort();
+        let Some((newest_date, _, newest_value)) = list.last().cloned() else { continue };
+        for (date, i, value) in &list[..list.len() - 1] {
+            if *value != newest_value && *date < newest_date {
+                facts[*i].superseded_on = Some(newest_date);
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::Date;
+
+    fn fact(topic: &str, text: &str, date: &str) -> Fact {
+        Fact {
+            topic: topic.into(),
+            date: date.parse::<Date>().unwrap(),
+            text: text.into(),
+            group: 0,
+            seq: 0,
+            origin: Origin::New,
+            source: "s".into(),
+            salience: 1.0,
+            superseded_on: None,
+            pinned: false,
+        }
+    }
+
+    #[test]
+    fn attributes_are_recognised_for_the_subject_only() {
+        let a = attribute_of("Jon works as a banker downtown.", Some("Jon")).unwrap();
+        assert_eq!((a.key.as_str(), a.value.as_str()), ("job", "banker downtown"));
+        assert!(attribute_of("Gina works at a shop.", Some("Jon")).is_none());
+        let a = attribute_of("Maria moved to Portland last year.", Some("Maria")).unwrap();
+        assert_eq!((a.key.as_str(), a.value.as_str()), ("home", "portland"));
+        let a = attribute_of("Nate's favorite game is Valorant.", Some("Nate")).unwrap();
+        assert_eq!(a.key, "favorite:game");
+        let a = attribute_of("Use rebase, not merge.", Some("The user")).unwrap();
+        let b = attribute_of("Use merge instead of rebase.", Some("The user")).unwrap();
+        assert_eq!(a.key, b.key);
+        assert_ne!(a.value, b.value);
+    }
+
+    #[test]
+    fn newer_value_supersedes_older_same_value_does_not() {
+        let mut facts = vec![
+            fact("jon", "Jon works as a banker.", "2023-01-01"),
+            fact("jon", "Jon works as a dance teacher.", "2023-06-01"),
+            fact("feedback", "Use rebase, not merge.", "2024-01-01"),
+            fact("feedback", "Use rebase, not merge, on shared branches.", "2024-02-01"),
+            fact("feedback", "Use merge instead of rebase.", "2024-03-01"),
+            fact("gina", "Gina works at Door Dash.", "2023-01-01"),
+        ];
+        let subject = |t: &str| match t {
+            "jon" => Some("Jon".to_string()),
+            "gina" => Some("Gina".to_string()),
+            _ => Some("The user".to_string()),
+        };
+        assert_eq!(supersede(&mut facts, &subject), 3);
+        let on = |i: usize| facts[i].superseded_on.map(|d| d.to_string());
+        assert_eq!(on(0).as_deref(), Some("2023-06-01"));
+        assert_eq!(on(1), None);
+        assert_eq!(on(2).as_deref(), Some("2024-03-01"));
+        assert_eq!(on(3).as_deref(), Some("2024-03-01"));
+        assert_eq!(on(4), None);
+        assert_eq!(on(5), None);
+    }
+}

@@ -1,0 +1,381 @@
+//! Text primitives shared by every phase: words, sentences, CJK handling, and how much a
+//! word tells.
+//!
+//! "How much a word tells" is measured against three small hand-written lists of general
+//! English (function words and chat filler, very common words, frequent concrete words):
+//! a word on none of them is rare, and rare words are what later questions ask about
+//! (names, titles, places, hobbies). Nothing here depends on the input being English: CJK
+//! text is handled by character bigrams, and unknown scripts simply count as rare.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+/// Is `c` a CJK ideograph, kana or hangul (text written without spaces between words)?
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF   // hiragana, katakana
+        | 0x3400..=0x4DBF // CJK extension A
+        | 0x4E00..=0x9FFF // CJK unified ideographs
+        | 0xAC00..=0xD7AF // hangul syllables
+        | 0xF900..=0xFAFF // CJK compatibility ideographs
+        | 0x20000..=0x2FFFF)
+}
+
+/// Characters that end a sentence.
+pub fn is_terminator(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '…' | '。' | '！' | '？' | '；')
+}
+
+/// A word of running text: a run of letters and digits, with inner apostrophes and hyphens
+/// kept (`don't`, `sci-fi`). CJK characters are never part of a word (see [`cjk_bigrams`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Word<'a> {
+    pub text: &'a str,
+    /// Byte offset in the source text.
+    pub start: usize,
+}
+
+impl Word<'_> {
+    pub fn end(&self) -> usize {
+        self.start + self.text.len()
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() && !is_cjk(c)
+}
+
+/// The words of `text`, in order.
+pub fn words(text: &str) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if is_word_char(c) {
+            if start.is_none() {
+                start = Some(i);
+            }
+            continue;
+        }
+        // An apostrophe or hyphen between two word characters stays inside the word.
+        let joins = matches!(c, '\'' | '’' | '-')
+            && start.is_some()
+            && chars.peek().is_some_and(|&(_, n)| is_word_char(n));
+        if joins {
+            continue;
+        }
+        if let Some(s) = start.take() {
+            out.push(Word { text: &text[s..i], start: s });
+        }
+    }
+    if let Some(s) = start {
+        out.push(Word { text: &text[s..], start: s });
+    }
+    out
+}
+
+/// The lookup form of a word: lowercase, curly apostrophes straightened, apostrophes
+/// dropped (`I'm` → `im`), possessive `'s` removed.
+pub fn word_key(word: &str) -> String {
+    let lower = word.to_lowercase().replace('’', "'");
+    let base = lower.strip_suffix("'s").unwrap_or(&lower);
+    base.replace('\'', "")
+}
+
+/// CJK character bigrams of `text` (single characters for isolated ones), used where
+/// English would use words: near-duplicate detection and salience of Chinese text.
+pub fn cjk_bigrams(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut run: Vec<char> = Vec::new();
+    let flush = |run: &mut Vec<char>, out: &mut Vec<String>| {
+        match run.len() {
+            0 => {}
+            1 => out.push(run[0].to_string()),
+            _ => out.extend(run.windows(2).map(|w| w.iter().collect::<String>())),
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if is_cjk(c) {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// Normalised tokens for comparing texts: lowercase word keys plus CJK bigrams.
+pub fn compare_tokens(text: &str) -> Vec<String> {
+    let mut toks: Vec<String> =
+        words(text).iter().map(|w| word_key(w.text)).filter(|k| !k.is_empty()).collect();
+    toks.extend(cjk_bigrams(text));
+    toks
+}
+
+/// How common a word is in general English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Commonness {
+    /// Function words, pronouns, chat filler: they identify nothing.
+    Function,
+    /// Very common words.
+    Common,
+    /// Frequent concrete words (dog, guitar, beach).
+    Frequent,
+    /// On none of the lists: names, titles, specialised words.
+    Rare,
+}
+
+fn load_list(text: &'static str) -> HashSet<&'static str> {
+    text.lines().filter(|l| !l.trim_start().starts_with('#')).flat_map(str::split_whitespace).collect()
+}
+
+static FUNCTION: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| load_list(include_str!("words/function.txt")));
+static COMMON: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| load_list(include_str!("words/common.txt")));
+static FREQUENT: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| load_list(include_str!("words/frequent.txt")));
+
+/// Candidate base forms of an inflected word, most literal first.
+fn stems(key: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    let mut out: Vec<Cow<'_, str>> = vec![Cow::Borrowed(key)];
+    let n = key.len();
+    if n > 4 {
+        if let Some(s) = key.strip_suffix("ies") {
+            out.push(Cow::Owned(format!("{s}y")));
+        }
+        if let Some(s) = key.strip_suffix("ing") {
+            out.push(Cow::Borrowed(s));
+            out.push(Cow::Owned(format!("{s}e")));
+            if s.len() > 2 && s.as_bytes()[s.len() - 1] == s.as_bytes()[s.len() - 2] {
+                out.push(Cow::Borrowed(&s[..s.len() - 1]));
+            }
+        }
+        if let Some(s) = key.strip_suffix("ed") {
+            out.push(Cow::Borrowed(s));
+            out.push(Cow::Owned(format!("{s}e")));
+            if let Some(t) = s.strip_suffix('i') {
+                out.push(Cow::Owned(format!("{t}y")));
+            }
+        }
+        if let Some(s) = key.strip_suffix("ly") {
+            out.push(Cow::Borrowed(s));
+        }
+        if let Some(s) = key.strip_suffix("es") {
+            out.push(Cow::Borrowed(s));
+        }
+    }
+    if n > 3 {
+        if let Some(s) = key.strip_suffix('s') {
+            out.push(Cow::Borrowed(s));
+        }
+    }
+    out.into_iter()
+}
+
+/// How common `word` is (any case, any inflection the light stemmer undoes).
+pub fn commonness(word: &str) -> Commonness {
+    let key = word_key(word);
+    commonness_of_key(&key)
+}
+
+/// [`commonness`] of a word already in [`word_key`] form.
+pub fn commonness_of_key(key: &str) -> Commonness {
+    if key.is_empty() {
+        return Commonness::Function;
+    }
+    if key.chars().all(|c| c.is_ascii_digit()) {
+        return Commonness::Rare;
+    }
+    let mut best = Commonness::Rare;
+    for stem in stems(key) {
+        let s: &str = &stem;
+        let tier = if FUNCTION.contains(s) {
+            Commonness::Function
+        } else if COMMON.contains(s) {
+            Commonness::Common
+        } else if FREQUENT.contains(s) {
+            Commonness::Frequent
+        } else {
+            continue;
+        };
+        best = best.min(tier);
+        if best == Commonness::Function {
+            break;
+        }
+    }
+    best
+}
+
+/// Is `word` a function word or filler (tier 0)?
+pub fn is_function_word(word: &str) -> bool {
+    commonness(word) == Commonness::Function
+}
+
+/// Abbreviations after which a period does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "etc", "eg", "ie", "prof", "inc", "ltd", "mt", "ft",
+    "approx", "dept", "fig", "al",
+];
+
+/// Splits `text` into sentences (trimmed, non-empty). A sentence ends at a terminator
+/// (`. ! ? …` and their CJK forms) followed by whitespace, a closing quote or bracket and
+/// whitespace, or the end; CJK terminators end a sentence wherever they are; a newline
+/// always ends one. Periods after abbreviations, initials (`J.K.`) and inside numbers do not.
+pub fn split_sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        split_line(line, &mut out);
+    }
+    out
+}
+
+fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        let (i, c) = chars[k];
+        if !is_terminator(c) {
+            k += 1;
+            continue;
+        }
+        // Swallow a run of terminators and closing quotes/brackets.
+        let mut j = k + 1;
+        while j < chars.len()
+            && (is_terminator(chars[j].1)
+                || matches!(chars[j].1, '"' | '\'' | '”' | '’' | ')' | ']' | '」' | '』'))
+        {
+            j += 1;
+        }
+        let end = chars.get(j).map_or(line.len(), |&(p, _)| p);
+        let cjk_stop = matches!(c, '。' | '！' | '？' | '；');
+        let at_space = chars.get(j).is_none_or(|&(_, n)| n.is_whitespace());
+        if !(cjk_stop || at_space) {
+            k = j;
+            continue;
+        }
+        if c == '.' && j == k + 1 && is_abbreviation_before(&line[start..i]) {
+            k = j;
+            continue;
+        }
+        let sentence = line[start..end].trim();
+        if !sentence.is_empty() {
+            out.push(sentence);
+        }
+        start = end;
+        k = j;
+    }
+    let rest = line[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+}
+
+/// Does the text before a period end with an abbreviation or an initial?
+fn is_abbreviation_before(before: &str) -> bool {
+    let last = before.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"').next().unwrap_or("");
+    let last = last.trim_start_matches(|c: char| !c.is_alphanumeric());
+    if last.is_empty() {
+        return false;
+    }
+    // Initials: "J", "J.K", "U.S".
+    if last.split('.').all(|p| p.chars().count() == 1 && p.chars().all(char::is_uppercase)) {
+        return true;
+    }
+    let key = last.to_lowercase().replace('.', "");
+    ABBREVIATIONS.contains(&key.as_str())
+}
+
+/// Does `word` look like a name or title word: capitalised, and not the pronoun `I`?
+pub fn is_capitalised(word: &str) -> bool {
+    let mut cs = word.chars();
+    match cs.next() {
+        Some(c) if c.is_uppercase() => word != "I" && !word.starts_with("I'") && !word.starts_with("I’"),
+        _ => false,
+    }
+}
+
+/// A stable 64-bit FNV-1a hash (same value on every platform and run).
+pub fn stable_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Makes `name` a file-name stem: ASCII letters and digits lowercased, other runs → `-`.
+/// Non-ASCII names keep their letters (a Chinese name stays readable).
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.extend(c.to_lowercase());
+        } else {
+            dash = true;
+        }
+    }
+    if out.is_empty() { "topic".to_string() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_keep_inner_apostrophes_and_hyphens() {
+        let ws: Vec<_> = words("I'm into sci-fi, don't ask!").iter().map(|w| w.text).collect();
+        assert_eq!(ws, ["I'm", "into", "sci-fi", "don't", "ask"]);
+        let ws: Vec<_> = words("- leading dash and trailing-").iter().map(|w| w.text).collect();
+        assert_eq!(ws, ["leading", "dash", "and", "trailing"]);
+    }
+
+    #[test]
+    fn sentences_split_at_terminators_but_not_at_abbreviations_or_numbers() {
+        let s = split_sentences("I met Dr. Smith at 3.30 today. It was great! Was it? Yes.");
+        assert_eq!(s, ["I met Dr. Smith at 3.30 today.", "It was great!", "Was it?", "Yes."]);
+        let s = split_sentences("J.K. Rowling wrote it. \"Brave\" is a song.\" Next");
+        assert_eq!(s, ["J.K. Rowling wrote it.", "\"Brave\" is a song.\"", "Next"]);
+        let s = split_sentences("我昨天去了北京。今天很累！好");
+        assert_eq!(s, ["我昨天去了北京。", "今天很累！", "好"]);
+        assert_eq!(split_sentences("one\ntwo"), ["one", "two"]);
+    }
+
+    #[test]
+    fn commonness_tiers_and_inflections() {
+        assert_eq!(commonness("the"), Commonness::Function);
+        assert_eq!(commonness("Awesome"), Commonness::Function);
+        assert_eq!(commonness("feelings"), Commonness::Function);
+        assert_eq!(commonness("families"), Commonness::Common);
+        assert_eq!(commonness("guitars"), Commonness::Frequent);
+        assert_eq!(commonness("Sweden"), Commonness::Rare);
+        assert_eq!(commonness("kundalini"), Commonness::Rare);
+        assert_eq!(commonness("2023"), Commonness::Rare);
+    }
+
+    #[test]
+    fn cjk_is_compared_by_bigrams() {
+        assert_eq!(cjk_bigrams("我喜欢猫"), ["我喜", "喜欢", "欢猫"]);
+        assert_eq!(cjk_bigrams("a猫b"), ["猫"]);
+        let toks = compare_tokens("Use 北京 maps");
+        assert_eq!(toks, ["use", "maps", "北京"]);
+    }
+
+    #[test]
+    fn slugs_are_file_safe() {
+        assert_eq!(slug("Caroline"), "caroline");
+        assert_eq!(slug("Mary Jane O'Neil"), "mary-jane-o-neil");
+        assert_eq!(slug("张伟"), "张伟");
+        assert_eq!(slug("!!"), "topic");
+    }
+}
