@@ -1,1 +1,997 @@
-//! Secret redaction (placeholder: being built).
+//! Secret redaction: keys, tokens and passwords are replaced by `[REDACTED:<kind>]` before
+//! anything is written to memory or shown to a language model.
+//!
+//! Transcripts are full of pasted configuration, shell sessions and HTTP traces, and memory
+//! outlives them: a key that slipped into a topic file would be loaded into every future
+//! session. Redaction therefore runs on everything a dream writes and on every piece of
+//! transcript text an LLM engine reads.
+//!
+//! What is recognised (the `kind` in the marker):
+//! - `private_key`: a whole PEM / PGP private key block (also a truncated one);
+//! - `aws_access_key`: `AKIA…` / `ASIA…` key ids; `aws_secret`: the 40-character value of
+//!   `aws_secret_access_key`;
+//! - `api_key`: tokens with a well-known prefix (`sk-`, `sk-ant-`, `sk-proj-`, `ghp_`,
+//!   `github_pat_`, `xoxb-`, `AIza`, `glpat-`, `npm_`, `hf_`, Stripe `sk_live_`, …);
+//! - `jwt`: `eyJ….eyJ….…` JSON web tokens;
+//! - `bearer_token` / `basic_auth`: the credential of an `Authorization` header, or a long
+//!   token after the word `Bearer`;
+//! - `url_password`: the password of `scheme://user:password@host` (only that part);
+//! - `password` / `secret`: the value of an assignment whose key names a secret
+//!   (`password=…`, `"api_key": "…"`, `token: …`, `SECRET_KEY=…`, `--password …`).
+//!
+//! The assignment rules are where false positives live, so they are conservative: keys that
+//! describe a secret rather than hold one (`max_tokens`, `token_type`, `password_reset_url`,
+//! `secret_name`) are ignored, and so are placeholders (`<your-token>`, `${VAR}`, `****`),
+//! code (`password = get_password()`), type annotations (`token: string`) and prose
+//! ("Token: counting them is hard"). A marker is never redacted again, so `redact` is
+//! idempotent.
+//!
+//! All rules are compiled once into a single regular expression with one capture group per
+//! rule: a scan is one pass over the text, and text without secrets is returned borrowed.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::LazyLock;
+
+use regex::{CaptureLocations, Regex, RegexSet};
+
+/// The text every marker starts with: `[REDACTED:<kind>]`.
+pub const MARKER_PREFIX: &str = "[REDACTED:";
+
+/// What sort of secret was replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SecretKind {
+    PrivateKey,
+    AwsAccessKey,
+    AwsSecret,
+    ApiKey,
+    Jwt,
+    BearerToken,
+    BasicAuth,
+    UrlPassword,
+    Password,
+    Secret,
+}
+
+impl SecretKind {
+    /// The name used in the marker, e.g. `api_key`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SecretKind::PrivateKey => "private_key",
+            SecretKind::AwsAccessKey => "aws_access_key",
+            SecretKind::AwsSecret => "aws_secret",
+            SecretKind::ApiKey => "api_key",
+            SecretKind::Jwt => "jwt",
+            SecretKind::BearerToken => "bearer_token",
+            SecretKind::BasicAuth => "basic_auth",
+            SecretKind::UrlPassword => "url_password",
+            SecretKind::Password => "password",
+            SecretKind::Secret => "secret",
+        }
+    }
+
+    /// The replacement text, e.g. `[REDACTED:api_key]`.
+    pub fn marker(self) -> String {
+        format!("{MARKER_PREFIX}{}]", self.as_str())
+    }
+}
+
+impl fmt::Display for SecretKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The redacted text and what was taken out of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redaction<'a> {
+    /// The text with every secret replaced; borrowed when nothing was found.
+    pub text: Cow<'a, str>,
+    /// How many secrets were replaced.
+    pub count: usize,
+    /// How many secrets of each kind were replaced.
+    pub by_kind: BTreeMap<SecretKind, usize>,
+}
+
+impl Redaction<'_> {
+    /// How many secrets of `kind` were replaced.
+    pub fn count_of(&self, kind: SecretKind) -> usize {
+        self.by_kind.get(&kind).copied().unwrap_or(0)
+    }
+}
+
+/// Replaces every recognised secret in `text` by `[REDACTED:<kind>]`.
+pub fn redact(text: &str) -> Redaction<'_> {
+    let rules = &*RULES;
+    let mut redaction = Redaction { text: Cow::Borrowed(text), count: 0, by_kind: BTreeMap::new() };
+    let Some(first) = rules.regex.find(text) else {
+        return redaction;
+    };
+    let mut output: Option<String> = None;
+    let mut copied = 0;
+    let mut locations = rules.regex.capture_locations();
+    let mut position = first.start();
+    while position < text.len() {
+        let Some(found) = rules.regex.captures_read_at(&mut locations, text, position) else {
+            break;
+        };
+        let (start, end) = (found.start(), found.end());
+        let verdict = rules.rules.iter().find(|rule| locations.get(rule.group).is_some()).map(|rule| {
+            let hit = Hit { text, locations: &locations, group_base: rule.group, start, end };
+            (rule.judge)(&hit, rule.kind)
+        });
+        match verdict {
+            Some(Verdict::Replace(secrets)) if secrets.iter().flatten().all(|s| s.start < s.end) => {
+                let buffer = output.get_or_insert_with(|| String::with_capacity(text.len()));
+                for secret in secrets.into_iter().flatten() {
+                    if secret.start < copied {
+                        continue;
+                    }
+                    buffer.push_str(&text[copied..secret.start]);
+                    buffer.push_str(MARKER_PREFIX);
+                    buffer.push_str(secret.kind.as_str());
+                    buffer.push(']');
+                    copied = secret.end;
+                    redaction.count += 1;
+                    *redaction.by_kind.entry(secret.kind).or_insert(0) += 1;
+                }
+                position = end.max(copied);
+            }
+            Some(Verdict::Skip { resume_at }) if resume_at > start => position = resume_at,
+            // Not a secret after all: a shorter match may still start one character later.
+            _ => position = start + text[start..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    if let Some(mut buffer) = output {
+        buffer.push_str(&text[copied..]);
+        redaction.text = Cow::Owned(buffer);
+    }
+    redaction
+}
+
+// ---------------------------------------------------------------------------------- engine
+
+/// One stretch of text to replace: byte offsets and what it is.
+#[derive(Clone, Copy)]
+struct Secret {
+    start: usize,
+    end: usize,
+    kind: SecretKind,
+}
+
+/// A rule's decision about its match.
+enum Verdict {
+    /// Replace these stretches (in text order, not overlapping) by markers: usually one,
+    /// two for a URL whose user name is itself a token.
+    Replace([Option<Secret>; 2]),
+    /// Not a secret; resume scanning at `resume_at` (past what was ruled out).
+    Skip { resume_at: usize },
+}
+
+/// One rule's view of a match: its own capture groups, numbered from 1, and the text
+/// around the match (the regex engine has no look-around).
+struct Hit<'a> {
+    text: &'a str,
+    locations: &'a CaptureLocations,
+    group_base: usize,
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Hit<'a> {
+    fn span(&self, k: usize) -> Option<(usize, usize)> {
+        self.locations.get(self.group_base + k)
+    }
+
+    fn group(&self, k: usize) -> Option<&'a str> {
+        self.span(k).map(|(s, e)| &self.text[s..e])
+    }
+
+    fn whole(&self, kind: SecretKind) -> Verdict {
+        Verdict::Replace([Some(Secret { start: self.start, end: self.end, kind }), None])
+    }
+
+    fn group_secret(&self, k: usize, kind: SecretKind) -> Option<Secret> {
+        self.span(k).map(|(start, end)| Secret { start, end, kind })
+    }
+
+    /// Replaces capture group `k` only (the value of `key=value`, the password of a URL).
+    fn only_group(&self, k: usize, kind: SecretKind) -> Verdict {
+        match self.group_secret(k, kind) {
+            Some(secret) => Verdict::Replace([Some(secret), None]),
+            None => self.skip(),
+        }
+    }
+
+    fn skip(&self) -> Verdict {
+        Verdict::Skip { resume_at: self.start }
+    }
+}
+
+type Judge = fn(&Hit<'_>, SecretKind) -> Verdict;
+
+struct Rule {
+    kind: SecretKind,
+    pattern: String,
+    judge: Judge,
+}
+
+struct CompiledRule {
+    kind: SecretKind,
+    group: usize,
+    judge: Judge,
+}
+
+struct RuleSet {
+    regex: Regex,
+    rules: Vec<CompiledRule>,
+}
+
+/// ASCII word boundary: transcripts mix scripts, and the ASCII form keeps the lazy DFA
+/// working on non-ASCII text.
+const B: &str = r"(?-u:\b)";
+
+/// Tokens recognisable by their shape alone. Also used to name the kind of a value found
+/// in an assignment (`token: ghp_…` is an `api_key`, not a generic `secret`).
+fn token_patterns() -> Vec<(SecretKind, Judge, String)> {
+    let api_key = |p: &str| (SecretKind::ApiKey, token_judge as Judge, format!("{B}(?:{p})"));
+    vec![
+        (
+            SecretKind::Jwt,
+            token_judge,
+            format!(r"{B}eyJ[A-Za-z0-9_\-]{{5,}}\.eyJ[A-Za-z0-9_\-]{{5,}}\.[A-Za-z0-9_\-]*"),
+        ),
+        api_key(r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+        api_key(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}"),
+        // Old-style OpenAI keys: only letters and digits after `sk-`, with at least one digit
+        // (checked by the judge) so that `sk-` + a long word is not taken for a key.
+        (SecretKind::ApiKey, token_with_digit_judge, format!(r"{B}sk-[A-Za-z0-9]{{20,}}")),
+        api_key(r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+        api_key(r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"),
+        api_key(r"xox[abposr]-[A-Za-z0-9\-]{10,}|xapp-[A-Za-z0-9\-]{10,}"),
+        api_key(r"AIza[0-9A-Za-z_\-]{35,}"),
+        api_key(r"glpat-[A-Za-z0-9_\-]{20,}"),
+        api_key(r"npm_[A-Za-z0-9]{36,}"),
+        api_key(r"hf_[A-Za-z0-9]{30,}"),
+        api_key(r"pypi-[A-Za-z0-9_\-]{50,}"),
+        api_key(r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
+        api_key(
+            r"gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|dop_v1_[a-f0-9]{64}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+        ),
+        (SecretKind::AwsAccessKey, token_judge, format!(r"{B}(?:AKIA|ASIA)[A-Z0-9]{{16}}{B}")),
+    ]
+}
+
+fn token_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
+    hit.whole(kind)
+}
+
+fn token_with_digit_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
+    if hit.text[hit.start..hit.end].bytes().any(|b| b.is_ascii_digit()) {
+        hit.whole(kind)
+    } else {
+        hit.skip()
+    }
+}
+
+/// Key names that hold a secret, as a regex fragment.
+const SECRET_KEY_WORDS: &str =
+    r"(?i:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key)";
+
+fn rules() -> Vec<Rule> {
+    let rule = |kind, judge: Judge, pattern: String| Rule { kind, pattern, judge };
+    let mut rules = vec![
+        // A PEM or PGP private key block, whole; a block cut off before its END line
+        // (a truncated paste) is redacted up to the end of its base64 body.
+        rule(
+            SecretKind::PrivateKey,
+            token_judge,
+            r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?s:.*?)-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s:,\-]|\\[nr])*)"
+                .to_string(),
+        ),
+        rule(
+            SecretKind::AwsSecret,
+            aws_secret_judge,
+            format!(
+                r#"{B}(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{{40}})"#
+            ),
+        ),
+        rule(
+            SecretKind::UrlPassword,
+            url_password_judge,
+            format!(r#"{B}[A-Za-z][A-Za-z0-9+.\-]{{1,20}}://([^\s:/@'"<>]*):([^\s/'"<>@]+(?:@[^\s/'"<>@]+)*)@"#),
+        ),
+        rule(
+            SecretKind::BearerToken,
+            authorization_judge,
+            r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:(bearer|token|basic))[ \t]+([A-Za-z0-9._~+/\-]+=*)"#
+                .to_string(),
+        ),
+        // `key = value` where the key names a secret: 1 key, 2 operator, 3 double-quoted
+        // value, 4 single-quoted value, 5 bare value.
+        rule(
+            SecretKind::Secret,
+            assignment_judge,
+            format!(
+                r#"([A-Za-z0-9_.\-]*{SECRET_KEY_WORDS}[A-Za-z0-9_.\-]*)(?:\\?["'])?[ \t]*(:=|=>|=|:)[ \t]*(?:\\?"((?:[^"\\\r\n]|\\[^"\r\n])*)\\?"|'([^'\r\n]*)'|([^\s"'`,;&)}}\]>]+))"#
+            ),
+        ),
+        // `--password hunter2` on a command line: 1 flag name, 2 value.
+        rule(
+            SecretKind::Secret,
+            flag_judge,
+            format!(r#"--([A-Za-z0-9\-]*{SECRET_KEY_WORDS}[A-Za-z0-9\-]*)[ \t]+([^\s"'`\-][^\s"'`]*)"#),
+        ),
+    ];
+    rules.extend(token_patterns().into_iter().map(|(kind, judge, pattern)| rule(kind, judge, pattern)));
+    // Last: a long token after the bare word "Bearer" (an Authorization header is matched
+    // above, with its scheme).
+    rules.push(rule(
+        SecretKind::BearerToken,
+        bare_bearer_judge,
+        format!(r"{B}(?i:bearer)[ \t]+([A-Za-z0-9._~+/\-]{{16,}}=*)"),
+    ));
+    rules
+}
+
+static RULES: LazyLock<RuleSet> = LazyLock::new(|| {
+    let mut combined = String::new();
+    let mut compiled = Vec::new();
+    let mut next_group = 1;
+    for rule in rules() {
+        let own = Regex::new(&rule.pattern).expect("built-in secret patterns are valid");
+        if !combined.is_empty() {
+            combined.push('|');
+        }
+        combined.push('(');
+        combined.push_str(&rule.pattern);
+        combined.push(')');
+        compiled.push(CompiledRule { kind: rule.kind, group: next_group, judge: rule.judge });
+        next_group += own.captures_len();
+    }
+    let regex = Regex::new(&combined).expect("built-in secret patterns combine");
+    RuleSet { regex, rules: compiled }
+});
+
+/// The token shapes, anchored, to name the kind of an assigned value.
+static TOKEN_SHAPES: LazyLock<(RegexSet, Vec<SecretKind>)> = LazyLock::new(|| {
+    let patterns = token_patterns();
+    let kinds = patterns.iter().map(|(kind, _, _)| *kind).collect();
+    let set = RegexSet::new(patterns.iter().map(|(_, _, p)| format!("^(?:{p})$")))
+        .expect("built-in secret patterns are valid");
+    (set, kinds)
+});
+
+/// The specific kind of a value that is itself a recognisable token, if it is one.
+fn token_kind_of(value: &str) -> Option<SecretKind> {
+    let (set, kinds) = &*TOKEN_SHAPES;
+    set.matches(value).iter().next().and_then(|i| kinds.get(i)).copied()
+}
+
+// ------------------------------------------------------------------------------- judges
+
+fn aws_secret_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
+    // Exactly forty characters: a longer run is something else.
+    let followed_by_more =
+        hit.text[hit.end..].chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || "/+=".contains(c));
+    if followed_by_more { hit.skip() } else { hit.only_group(1, kind) }
+}
+
+fn url_password_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
+    let (Some(user), Some(password)) = (hit.group(1), hit.group(2)) else {
+        return hit.skip();
+    };
+    // The '@' must lead to a host.
+    let host_follows = hit.text[hit.end..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '[');
+    if !host_follows || is_marker(password) {
+        return hit.skip();
+    }
+    // `https://<token>:x-oauth-basic@host`: the user name is the credential.
+    let user_secret = token_kind_of(user).and_then(|user_kind| hit.group_secret(1, user_kind));
+    let password_secret = if is_placeholder(password) {
+        None
+    } else {
+        hit.group_secret(2, token_kind_of(password).unwrap_or(kind))
+    };
+    match (user_secret, password_secret) {
+        (None, None) => hit.skip(),
+        (Some(user), password) => Verdict::Replace([Some(user), password]),
+        (None, password) => Verdict::Replace([password, None]),
+    }
+}
+
+fn authorization_judge(hit: &Hit<'_>, _: SecretKind) -> Verdict {
+    let (Some(scheme), Some(credential)) = (hit.group(1), hit.group(2)) else {
+        return hit.skip();
+    };
+    if credential.len() < 8 || is_placeholder(credential) {
+        return hit.skip();
+    }
+    let kind = if scheme.eq_ignore_ascii_case("basic") {
+        SecretKind::BasicAuth
+    } else {
+        token_kind_of(credential).unwrap_or(SecretKind::BearerToken)
+    };
+    hit.only_group(2, kind)
+}
+
+fn bare_bearer_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
+    let Some(token) = hit.group(1) else {
+        return hit.skip();
+    };
+    let has_digit = token.bytes().any(|b| b.is_ascii_digit());
+    let has_letter = token.bytes().any(|b| b.is_ascii_alphabetic());
+    if !has_digit || !has_letter || is_placeholder(token) {
+        return hit.skip();
+    }
+    hit.only_group(1, token_kind_of(token).unwrap_or(kind))
+}
+
+fn assignment_judge(hit: &Hit<'_>, _: SecretKind) -> Verdict {
+    let (Some(key), Some(operator)) = (hit.group(1), hit.group(2)) else {
+        return hit.skip();
+    };
+    let (value_group, quoted) = if hit.group(3).is_some() {
+        (3, true)
+    } else if hit.group(4).is_some() {
+        (4, true)
+    } else {
+        (5, false)
+    };
+    let (Some(value), Some((value_start, _))) = (hit.group(value_group), hit.span(value_group)) else {
+        return hit.skip();
+    };
+    // On a rejection, scanning resumes at the value: it may still hold a token by shape.
+    let reject = Verdict::Skip { resume_at: value_start.max(hit.start + 1) };
+    if !key_holds_a_secret(key) || !value_is_secret(value, quoted, operator, &hit.text[hit.end..]) {
+        return reject;
+    }
+    hit.only_group(value_group, token_kind_of(value).unwrap_or_else(|| kind_of_key(key)))
+}
+
+fn flag_judge(hit: &Hit<'_>, _: SecretKind) -> Verdict {
+    let (Some(flag), Some(value)) = (hit.group(1), hit.group(2)) else {
+        return hit.skip();
+    };
+    if !key_holds_a_secret(flag) || !value_is_secret(value, false, "=", "") {
+        return hit.skip();
+    }
+    hit.only_group(2, token_kind_of(value).unwrap_or_else(|| kind_of_key(flag)))
+}
+
+/// `password` for password-like keys, `secret` for the rest (tokens, API keys ...).
+fn kind_of_key(key: &str) -> SecretKind {
+    let key = key.to_ascii_lowercase();
+    if key.contains("pass") || key.contains("pwd") { SecretKind::Password } else { SecretKind::Secret }
+}
+
+/// Words in a key that say it describes a secret rather than holds one: `max_tokens`,
+/// `token_type`, `password_reset_url`, `secret_name`, `access_key_id` ...
+const DESCRIPTIVE_KEY_WORDS: [&str; 40] = [
+    "tokens",
+    "tokenize",
+    "max",
+    "min",
+    "count",
+    "limit",
+    "budget",
+    "usage",
+    "used",
+    "len",
+    "size",
+    "type",
+    "num",
+    "total",
+    "input",
+    "output",
+    "cache",
+    "ttl",
+    "expir",
+    "url",
+    "uri",
+    "endpoint",
+    "file",
+    "path",
+    "name",
+    "field",
+    "header",
+    "policy",
+    "reset",
+    "rotat",
+    "hint",
+    "prompt",
+    "required",
+    "enabled",
+    "strength",
+    "valid",
+    "placeholder",
+    "label",
+    "format",
+    "mode",
+];
+
+fn key_holds_a_secret(key: &str) -> bool {
+    let name = key.trim_start_matches('-');
+    let lower = name.to_ascii_lowercase();
+    if DESCRIPTIVE_KEY_WORDS.iter().any(|word| lower.contains(word)) {
+        return false;
+    }
+    // An identifier (`secret_id`, `accessKeyId`, `token_ids`) names a secret, it is not one.
+    let last_segment = lower.rsplit(['_', '-', '.']).next().unwrap_or_default();
+    let camel_case_id = name.ends_with("Id") || name.ends_with("Ids");
+    !(matches!(last_segment, "id" | "ids") || camel_case_id)
+}
+
+/// Is the value of a secret-named key a real secret (not a placeholder, code or prose)?
+/// `after` is the text right after the value.
+fn value_is_secret(value: &str, quoted: bool, operator: &str, after: &str) -> bool {
+    if value.chars().count() < 6 || is_marker(value) || is_placeholder(value) {
+        return false;
+    }
+    if quoted {
+        // A quoted sentence is a label or a message ("Enter your password"), not a secret.
+        return !value.contains(char::is_whitespace);
+    }
+    if looks_like_code(value) || looks_like_path(value) {
+        return false;
+    }
+    let alphabetic = value.chars().all(|c| c.is_ascii_alphabetic());
+    if alphabetic && operator == ":" {
+        // "Token: counting ...", "secret: nobody" — prose or a type, not a credential.
+        return false;
+    }
+    let sentence_goes_on = after.starts_with(' ') && after[1..].starts_with(|c: char| c.is_alphabetic());
+    !(alphabetic && value.chars().all(|c| c.is_ascii_lowercase()) && sentence_goes_on)
+}
+
+/// Does the value hold a marker already? Then what is left around it is no secret of its
+/// own, and redacting it again would break idempotence.
+fn is_marker(value: &str) -> bool {
+    value.contains("[REDACTED")
+}
+
+/// Template and documentation placeholders: `<your-token>`, `${VAR}`, `$TOKEN`,
+/// `{{ secrets.X }}`, `****`, `xxxx`, `your_api_key_here`, `changeme`, `null` ...
+fn is_placeholder(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let lower = lower.as_str();
+    if lower.starts_with('<') || lower.starts_with("{{") || lower.starts_with("%(") || lower.starts_with("%s")
+    {
+        return true;
+    }
+    if let Some(rest) = lower.strip_prefix('$') {
+        // `$VAR`, `${VAR}`, `$(cmd)`; a bcrypt hash (`$2b$12$…`) is a secret.
+        if rest.starts_with(|c: char| c.is_ascii_alphabetic() || "_{(".contains(c)) {
+            return true;
+        }
+    }
+    let first = lower.chars().next();
+    if lower.chars().all(|c| Some(c) == first || c == '-' || c == '_')
+        && matches!(first, Some('*' | 'x' | '.' | '#' | '-' | '0'))
+    {
+        return true;
+    }
+    const EXACT: [&str; 24] = [
+        "null",
+        "none",
+        "nil",
+        "true",
+        "false",
+        "undefined",
+        "string",
+        "str",
+        "number",
+        "boolean",
+        "optional",
+        "required",
+        "password",
+        "passwd",
+        "pass",
+        "pwd",
+        "secret",
+        "token",
+        "user",
+        "username",
+        "changeme",
+        "change_me",
+        "redacted",
+        "empty",
+    ];
+    const PREFIXES: [&str; 7] = ["your", "my_", "example", "placeholder", "dummy", "sample", "replace"];
+    const INSIDE: [&str; 6] = ["xxxx", "****", "placeholder", "example", "your_", "your-"];
+    EXACT.contains(&lower)
+        || PREFIXES.iter().any(|p| lower.starts_with(p))
+        || INSIDE.iter().any(|w| lower.contains(w))
+}
+
+/// `get_password()`, `os.environ["X"]`, `self.token`, `settings.SECRET_KEY`,
+/// `Option<String>`, `api_key` (a variable named like the key): code on the right of `=`
+/// or a type after `:`, not a literal secret.
+fn looks_like_code(value: &str) -> bool {
+    if value.contains(['(', '[', '{', '<']) {
+        return true;
+    }
+    let identifier = |part: &str| {
+        part.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    };
+    let parts: Vec<&str> = value.split('.').collect();
+    if parts.len() > 1 && parts.iter().all(|p| identifier(p)) {
+        return true;
+    }
+    if identifier(value) && !value.bytes().any(|b| b.is_ascii_digit()) {
+        let lower = value.to_ascii_lowercase();
+        return ["pass", "pwd", "secret", "token", "key"].iter().any(|w| lower.contains(w));
+    }
+    false
+}
+
+fn looks_like_path(value: &str) -> bool {
+    value.starts_with('/') || value.starts_with("~/") || value.starts_with("./") || value.starts_with("../")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A token body of `len` letters and digits. Test secrets are assembled at run time so
+    /// that no key-shaped literal sits in the source for scanners to flag.
+    fn body(len: usize) -> String {
+        "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4y5Z6".chars().cycle().take(len).collect()
+    }
+
+    fn upper_body(len: usize) -> String {
+        "Q7W3E9R2T5Y8U1I4O6P0".chars().cycle().take(len).collect()
+    }
+
+    /// Redacts `input` and checks the result text, the count and that it is stable.
+    fn assert_redacts(input: &str, expected: &str, kinds: &[SecretKind]) {
+        let redaction = redact(input);
+        assert_eq!(redaction.text, expected, "input: {input:?}");
+        assert_eq!(redaction.count, kinds.len(), "input: {input:?}");
+        for kind in kinds {
+            let want = kinds.iter().filter(|k| *k == kind).count();
+            assert_eq!(redaction.count_of(*kind), want, "{kind} in {input:?}");
+        }
+        let again = redact(&redaction.text);
+        assert_eq!(again.count, 0, "redacting twice must change nothing: {:?}", redaction.text);
+        assert!(matches!(again.text, Cow::Borrowed(_)));
+    }
+
+    fn assert_untouched(input: &str) {
+        let redaction = redact(input);
+        assert_eq!(redaction.count, 0, "{input:?} became {:?}", redaction.text);
+        assert!(matches!(redaction.text, Cow::Borrowed(_)), "{input:?}");
+    }
+
+    #[test]
+    fn rules_compile() {
+        assert!(RULES.rules.len() > 10);
+        assert!(!TOKEN_SHAPES.1.is_empty());
+    }
+
+    #[test]
+    fn private_key_blocks_are_replaced_whole() {
+        let key = format!(
+            "-----BEGIN RSA PRIVATE KEY-----\n{}\n{}\n-----END RSA PRIVATE KEY-----",
+            body(64),
+            body(40)
+        );
+        assert_redacts(
+            &format!("here is the key:\n{key}\nkeep it safe"),
+            "here is the key:\n[REDACTED:private_key]\nkeep it safe",
+            &[SecretKind::PrivateKey],
+        );
+        // Inside a JSON string the newlines are escaped.
+        let escaped = format!(
+            r#"{{"content":"-----BEGIN OPENSSH PRIVATE KEY-----\n{}\n-----END OPENSSH PRIVATE KEY-----\n"}}"#,
+            body(70)
+        );
+        assert_redacts(&escaped, r#"{"content":"[REDACTED:private_key]\n"}"#, &[SecretKind::PrivateKey]);
+        // A paste cut off before the END line still loses its body.
+        let truncated = format!("-----BEGIN PRIVATE KEY-----\n{}\n{}", body(64), body(20));
+        assert_redacts(&truncated, "[REDACTED:private_key]", &[SecretKind::PrivateKey]);
+        assert_untouched(&format!("-----BEGIN PUBLIC KEY-----\n{}\n-----END PUBLIC KEY-----", body(64)));
+        assert_untouched("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----");
+    }
+
+    #[test]
+    fn aws_keys() {
+        let id = format!("AKIA{}", upper_body(16));
+        assert_redacts(
+            &format!("key id {id} in use"),
+            "key id [REDACTED:aws_access_key] in use",
+            &[SecretKind::AwsAccessKey],
+        );
+        let session = format!("ASIA{}", upper_body(16));
+        assert_redacts(&session, "[REDACTED:aws_access_key]", &[SecretKind::AwsAccessKey]);
+        assert_untouched(&format!("AKIA{}", upper_body(15)));
+        assert_untouched(&format!("XAKIA{}", upper_body(16)));
+        assert_untouched(&format!("akia{}", upper_body(16).to_lowercase()));
+
+        let secret = format!("{}/{}", body(20), body(19));
+        assert_eq!(secret.len(), 40);
+        assert_redacts(
+            &format!("aws_secret_access_key = {secret}\nregion = us-east-1"),
+            "aws_secret_access_key = [REDACTED:aws_secret]\nregion = us-east-1",
+            &[SecretKind::AwsSecret],
+        );
+        assert_redacts(
+            &format!(r#""SecretAccessKey": "{secret}""#),
+            r#""SecretAccessKey": "[REDACTED:aws_secret]""#,
+            &[SecretKind::AwsSecret],
+        );
+        // Forty-one characters is not an AWS secret, but the key still names a secret.
+        let longer = format!("{secret}x");
+        assert_redacts(
+            &format!("AWS_SECRET_ACCESS_KEY={longer}"),
+            "AWS_SECRET_ACCESS_KEY=[REDACTED:secret]",
+            &[SecretKind::Secret],
+        );
+    }
+
+    #[test]
+    fn api_keys_with_well_known_prefixes() {
+        let keys = [
+            format!("sk-ant-api03-{}", body(60)),
+            format!("sk-proj-{}", body(48)),
+            format!("sk-{}", body(48)),
+            format!("sk_live_{}", body(24)),
+            format!("ghp_{}", body(36)),
+            format!("gho_{}", body(36)),
+            format!("ghs_{}", body(36)),
+            format!("github_pat_{}_{}", body(22), body(59)),
+            format!("xoxb-{}-{}", "1234567890", body(24)),
+            format!("xoxp-{}-{}", "1234567890", body(24)),
+            format!("AIza{}", body(35)),
+            format!("glpat-{}", body(20)),
+            format!("npm_{}", body(36)),
+            format!("hf_{}", body(34)),
+        ];
+        for key in &keys {
+            assert_redacts(&format!("use {key} here"), "use [REDACTED:api_key] here", &[SecretKind::ApiKey]);
+            assert_redacts(&format!("\"{key}\""), "\"[REDACTED:api_key]\"", &[SecretKind::ApiKey]);
+        }
+    }
+
+    #[test]
+    fn key_look_alikes_are_not_keys() {
+        assert_untouched("we use sk-learn and scikit-learn for the baseline");
+        assert_untouched("the risk-assessment-framework-document is long");
+        assert_untouched("task-a1b2c3d4e5f6g7h8i9j0k1 failed");
+        assert_untouched("sk-abcdefghijklmnopqrstuvwxyz is only letters");
+        assert_untouched("ghp_short and hf_tiny are too short");
+        assert_untouched(
+            "request 550e8400-e29b-41d4-a716-446655440000 and commit 3f2a9c1e8b7d6f5a4c3b2a1908f7e6d5c4b3a291",
+        );
+        assert_untouched("the token budget ran out during the password reset flow");
+        assert_untouched("a secret: nobody reads the docs");
+    }
+
+    #[test]
+    fn json_web_tokens() {
+        let jwt = format!("eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}", body(30), body(43));
+        assert_redacts(
+            &format!("cookie session={jwt}; Path=/"),
+            "cookie session=[REDACTED:jwt]; Path=/",
+            &[SecretKind::Jwt],
+        );
+        assert_redacts(&jwt, "[REDACTED:jwt]", &[SecretKind::Jwt]);
+        assert_untouched("eyJ alone, or eyJabc.def.ghi is not a token");
+    }
+
+    #[test]
+    fn bearer_and_basic_credentials() {
+        assert_redacts(
+            "curl -H 'Authorization: Bearer abc123def456ghi789' https://api",
+            "curl -H 'Authorization: Bearer [REDACTED:bearer_token]' https://api",
+            &[SecretKind::BearerToken],
+        );
+        assert_redacts(
+            r#"{"authorization": "Basic dXNlcjpwYXNzd29yZA=="}"#,
+            r#"{"authorization": "Basic [REDACTED:basic_auth]"}"#,
+            &[SecretKind::BasicAuth],
+        );
+        let token = body(32);
+        assert_redacts(
+            &format!("send Bearer {token} to it"),
+            "send Bearer [REDACTED:bearer_token] to it",
+            &[SecretKind::BearerToken],
+        );
+        // A JWT in a header keeps its more precise kind.
+        let jwt = format!("eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}", body(30), body(43));
+        assert_redacts(
+            &format!("Authorization: Bearer {jwt}"),
+            "Authorization: Bearer [REDACTED:jwt]",
+            &[SecretKind::Jwt],
+        );
+        assert_untouched("Authorization: Bearer <token>");
+        assert_untouched("Authorization: Bearer $TOKEN");
+        assert_untouched("the bearer of bad news, Bearer authentication schemes");
+    }
+
+    #[test]
+    fn url_passwords_lose_only_the_password() {
+        assert_redacts(
+            "DATABASE_URL=postgres://admin:s3cr3tP4ss@db.internal:5432/app",
+            "DATABASE_URL=postgres://admin:[REDACTED:url_password]@db.internal:5432/app",
+            &[SecretKind::UrlPassword],
+        );
+        assert_redacts(
+            "redis://:p@ss:w0rd@cache:6379",
+            "redis://:[REDACTED:url_password]@cache:6379",
+            &[SecretKind::UrlPassword],
+        );
+        let pat = format!("ghp_{}", body(36));
+        assert_redacts(
+            &format!("git clone https://x-access-token:{pat}@github.com/o/r.git"),
+            "git clone https://x-access-token:[REDACTED:api_key]@github.com/o/r.git",
+            &[SecretKind::ApiKey],
+        );
+        assert_redacts(
+            &format!("https://{pat}:x-oauth-basic@github.com/o/r"),
+            "https://[REDACTED:api_key]:[REDACTED:url_password]@github.com/o/r",
+            &[SecretKind::ApiKey, SecretKind::UrlPassword],
+        );
+        assert_untouched("https://user:password@example.com and https://user:pass@host");
+        assert_untouched("http://localhost:8080/path?q=1 and git@github.com:org/repo.git");
+        assert_untouched("ssh://git@github.com:22/org/repo");
+    }
+
+    #[test]
+    fn secret_assignments() {
+        assert_redacts("password=hunter22", "password=[REDACTED:password]", &[SecretKind::Password]);
+        assert_redacts(
+            r#"{"api_key": "abcd1234efgh"}"#,
+            r#"{"api_key": "[REDACTED:secret]"}"#,
+            &[SecretKind::Secret],
+        );
+        assert_redacts("token: 9f8e7d6c5b4a", "token: [REDACTED:secret]", &[SecretKind::Secret]);
+        assert_redacts(
+            "SECRET_KEY=django-insecure-abc123xyz\nDEBUG=1",
+            "SECRET_KEY=[REDACTED:secret]\nDEBUG=1",
+            &[SecretKind::Secret],
+        );
+        assert_redacts(
+            "export DB_PASSWD='Tr0ub4dor&3'",
+            "export DB_PASSWD='[REDACTED:password]'",
+            &[SecretKind::Password],
+        );
+        assert_redacts(
+            r#"{\"client_secret\": \"q8w7e6r5t4y3\"}"#,
+            r#"{\"client_secret\": \"[REDACTED:secret]\"}"#,
+            &[SecretKind::Secret],
+        );
+        assert_redacts(
+            "mysql --password hunter22 db",
+            "mysql --password [REDACTED:password] db",
+            &[SecretKind::Password],
+        );
+        assert_redacts(
+            "GET /cb?access_token=a1b2c3d4e5&state=xyz",
+            "GET /cb?access_token=[REDACTED:secret]&state=xyz",
+            &[SecretKind::Secret],
+        );
+        assert_redacts(
+            "password_hash: $2b$12$abcdefghijk",
+            "password_hash: [REDACTED:password]",
+            &[SecretKind::Password],
+        );
+        // A token-shaped value keeps its precise kind.
+        let key = format!("sk-proj-{}", body(48));
+        assert_redacts(
+            &format!("OPENAI_API_KEY={key}"),
+            "OPENAI_API_KEY=[REDACTED:api_key]",
+            &[SecretKind::ApiKey],
+        );
+    }
+
+    #[test]
+    fn assignments_that_hold_no_secret_are_left_alone() {
+        for text in [
+            "max_tokens: 100000",
+            "max_tokens=100000",
+            "\"input_tokens\": 123456",
+            "token_type: bearer_token_value",
+            "password: string",
+            "token: String,",
+            "api_key: Option<String>,",
+            "token = self.tokenizer.encode(text)",
+            "password = get_password()",
+            "let api_key = api_key;",
+            "secret = os.environ[\"SECRET\"]",
+            "PWD=/home/user/project",
+            "password: \"<your-password>\"",
+            "token=${GITHUB_TOKEN}",
+            "token: ${{ secrets.GITHUB_TOKEN }}",
+            "password: ********",
+            "api_key=your_api_key_here",
+            "Token: counting tokens is hard",
+            "secret_name: prod-db-credentials",
+            "password_reset_url: https://example.com/reset",
+            "\"password\": \"Enter your password\"",
+            "token: null",
+            "access_key_id: something123",
+            "\"secretId\": \"prod/db/credentials-42\"",
+            "password == expected",
+            "secret = something else entirely",
+            // What is left of a value around an earlier marker is not a secret of its own.
+            "\"api_key\": \"A[REDACTED:private_key]\"",
+        ] {
+            assert_untouched(text);
+        }
+    }
+
+    #[test]
+    fn counts_by_kind_add_up() {
+        let text = format!(
+            "password=hunter22 and ghp_{} and AKIA{} and postgres://u:pw123456@db/x and password=hunter22",
+            body(36),
+            upper_body(16)
+        );
+        let redaction = redact(&text);
+        assert_eq!(redaction.count, 5);
+        assert_eq!(redaction.count_of(SecretKind::Password), 2);
+        assert_eq!(redaction.count_of(SecretKind::ApiKey), 1);
+        assert_eq!(redaction.count_of(SecretKind::AwsAccessKey), 1);
+        assert_eq!(redaction.count_of(SecretKind::UrlPassword), 1);
+        assert_eq!(redaction.by_kind.values().sum::<usize>(), redaction.count);
+        assert!(!redaction.text.contains("hunter22"));
+    }
+
+    #[test]
+    fn clean_text_is_borrowed() {
+        let text = "Nothing to hide here: just a plan for the week.";
+        let redaction = redact(text);
+        assert!(matches!(redaction.text, Cow::Borrowed(t) if std::ptr::eq(t, text)));
+        assert!(redaction.by_kind.is_empty());
+    }
+
+    /// Fragments that combine into secrets, near-secrets and glue.
+    fn fragment() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("password=".to_string()),
+            Just("token: ".to_string()),
+            Just("\"api_key\": \"".to_string()),
+            Just("Authorization: Bearer ".to_string()),
+            Just("-----BEGIN PRIVATE KEY-----\n".to_string()),
+            Just("-----END PRIVATE KEY-----".to_string()),
+            Just("https://user:".to_string()),
+            Just("@host".to_string()),
+            Just("AKIA".to_string()),
+            Just("sk-".to_string()),
+            Just("ghp_".to_string()),
+            Just("eyJ".to_string()),
+            Just("[REDACTED:secret]".to_string()),
+            Just("前天 密码=".to_string()),
+            "[A-Za-z0-9]{1,48}",
+            "[ =:_\\-\"'/@.\\n]{1,4}",
+            any::<String>(),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn redact_never_panics_and_borrows_when_clean(parts in prop::collection::vec(fragment(), 0..10)) {
+            let text = parts.concat();
+            let redaction = redact(&text);
+            prop_assert_eq!(redaction.count == 0, matches!(redaction.text, Cow::Borrowed(_)));
+            prop_assert_eq!(redaction.by_kind.values().sum::<usize>(), redaction.count);
+            if redaction.count == 0 {
+                prop_assert_eq!(redaction.text.as_ref(), text.as_str());
+            } else {
+                prop_assert!(redaction.text.contains(MARKER_PREFIX));
+            }
+            let again = redact(&redaction.text);
+            prop_assert_eq!(again.count, 0, "not idempotent: {:?} -> {:?}", text, redaction.text);
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(text in any::<String>()) {
+            let redaction = redact(&text);
+            prop_assert_eq!(redaction.count == 0, matches!(redaction.text, Cow::Borrowed(_)));
+        }
+    }
+}
