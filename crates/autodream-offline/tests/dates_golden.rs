@@ -37,6 +37,12 @@ fn check_table(family: &str, table: &[Case]) {
         for m in &mentions {
             assert_eq!(&case.text[m.start..m.end], m.phrase, "byte offsets must frame the phrase");
         }
+        let once = annotate(case.text, anchor(case.anchor));
+        let expected_note = format!("{} ({})", case.phrase, case.render);
+        if !once.contains(&expected_note) {
+            failures.push(format!("  annotate({:?}) = {once:?}, lacks {expected_note:?}", case.text));
+        }
+        assert_eq!(annotate(&once, anchor(case.anchor)), once, "annotating twice must change nothing");
     }
     assert!(failures.is_empty(), "{family}:\n{}", failures.join("\n"));
 }
@@ -327,6 +333,28 @@ fn absolute_dates() {
         let found = find_absolute(text, anchor("2023-06-01"));
         assert!(found.is_empty(), "{text:?}: {found:?}");
     }
+}
+
+#[test]
+fn every_cut_of_a_mixed_text_yields_well_framed_mentions() {
+    let text = "Yesterday 我们 discussed 上周四的 plan; in 3 days, 两周前 and May 8, 2023 (2023年5月8日) — last Friday.";
+    let day = anchor("2023-05-10");
+    let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+    for &cut in &boundaries {
+        for piece in [&text[..cut], &text[cut..]] {
+            for m in find_relative(piece, day) {
+                assert!(m.start < m.end && piece.is_char_boundary(m.start) && piece.is_char_boundary(m.end));
+                assert_eq!(&piece[m.start..m.end], m.phrase);
+            }
+            for (start, end, _) in find_absolute(piece, day) {
+                assert!(start < end && piece.is_char_boundary(start) && piece.is_char_boundary(end));
+            }
+            let annotated = annotate(piece, day);
+            assert!(annotated.len() >= piece.len());
+        }
+    }
+    assert_eq!(find_relative(text, day).len(), 5);
+    assert_eq!(find_absolute(text, day).len(), 2);
 }
 
 #[test]
