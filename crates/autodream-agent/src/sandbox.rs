@@ -49,6 +49,9 @@ pub enum RootKind {
     Sessions,
     /// The project the agent works in.
     Project,
+    /// The daily logs (`<memory>/logs/`): the lifecycle does not copy them into staging, so
+    /// they are read from the real memory dir, and never written.
+    Logs,
 }
 
 impl RootKind {
@@ -57,6 +60,7 @@ impl RootKind {
             RootKind::Memory => "memory dir",
             RootKind::Sessions => "sessions dir",
             RootKind::Project => "project dir",
+            RootKind::Logs => "daily logs folder",
         }
     }
 }
@@ -175,6 +179,18 @@ impl Sandbox {
             aliases: memory_aliases,
             backing: staging.clone(),
         }];
+        // The daily logs stay in the real memory dir (a real folder, never a link).
+        let logs_display = roots.memory_dir.join(autodream_core::memdir::LOGS_DIR);
+        if std::fs::symlink_metadata(&logs_display).is_ok_and(|m| m.is_dir())
+            && let Ok(logs_real) = std::fs::canonicalize(&logs_display)
+        {
+            list.push(Root {
+                kind: RootKind::Logs,
+                display: logs_display,
+                aliases: vec![logs_real.clone(), staging.join(autodream_core::memdir::LOGS_DIR)],
+                backing: logs_real,
+            });
+        }
         let sessions = canonical("sessions dir", roots.sessions_dir)?;
         list.push(Root {
             kind: RootKind::Sessions,
@@ -204,6 +220,25 @@ impl Sandbox {
         self.roots.iter().find(|r| r.kind == kind)
     }
 
+    /// The index of the root of `kind`, if there is one.
+    pub fn root_index(&self, kind: RootKind) -> Option<usize> {
+        self.roots.iter().position(|r| r.kind == kind)
+    }
+
+    /// The root folder of `kind` itself, as a resolved path.
+    pub fn resolved_root(&self, kind: RootKind) -> Option<Resolved> {
+        let index = self.root_index(kind)?;
+        let root = &self.roots[index];
+        Some(Resolved {
+            root: index,
+            kind,
+            rel: PathBuf::new(),
+            display: root.display.clone(),
+            backing: root.backing.clone(),
+            exists: true,
+        })
+    }
+
     /// The memory root (always present).
     pub fn memory_root(&self) -> &Root {
         &self.roots[0]
@@ -214,9 +249,11 @@ impl Sandbox {
         &self.fenced
     }
 
-    /// Whether `backing_path` (under root `root`) lies inside a folder fenced off from it.
+    /// Whether `backing_path` (under root `root`) lies inside a folder fenced off from it: the
+    /// sessions and project roots may not reach the memory dir or the staging copy.
     pub fn is_fenced(&self, root: usize, backing_path: &Path) -> bool {
-        self.roots[root].kind != RootKind::Memory && self.fenced.iter().any(|f| backing_path.starts_with(f))
+        matches!(self.roots[root].kind, RootKind::Sessions | RootKind::Project)
+            && self.fenced.iter().any(|f| backing_path.starts_with(f))
     }
 
     /// A short description of the readable folders, for denial messages.
@@ -237,6 +274,12 @@ impl Sandbox {
             ))
         })?;
         let root = &self.roots[root_index];
+        if access == Access::Write && root.kind == RootKind::Logs {
+            return Err(Denial(format!(
+                "{raw}: the daily logs are an append-only input and are not rewritten by a dream; put what \
+                 they teach into topic files"
+            )));
+        }
         if access == Access::Write && root.kind != RootKind::Memory {
             return Err(Denial(format!(
                 "{raw}: writes are allowed only inside the memory dir {} (this path is in the {}, which is \
@@ -379,7 +422,7 @@ impl Sandbox {
                 }
                 Err(e) => return Err(Denial(format!("{raw}: cannot inspect: {e}"))),
                 Ok(meta) if meta.file_type().is_symlink() => {
-                    if root.kind == RootKind::Memory {
+                    if matches!(root.kind, RootKind::Memory | RootKind::Logs) {
                         return Err(Denial(format!(
                             "{raw}: is or passes through a symbolic link; memory files are never read or \
                              written through links"

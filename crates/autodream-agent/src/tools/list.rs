@@ -67,6 +67,14 @@ pub(super) fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutcome {
         };
         rows.push((name, row));
     }
+    // The daily logs are not in the staging copy; show where they are.
+    if resolved.kind == crate::sandbox::RootKind::Memory
+        && resolved.rel.as_os_str().is_empty()
+        && tools.sandbox.root_index(crate::sandbox::RootKind::Logs).is_some()
+        && !rows.iter().any(|(name, _)| name == "logs")
+    {
+        rows.push(("logs".into(), "logs/\t-\t(daily logs, read-only)".into()));
+    }
     rows.sort();
     let total = rows.len();
     let mut out = format!("{} ({total} entries)\n", resolved.display.display());

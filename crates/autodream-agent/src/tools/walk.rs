@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::ToolBox;
-use crate::sandbox::Resolved;
+use crate::sandbox::{Resolved, RootKind};
 
 /// Why a walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,11 +27,28 @@ pub(crate) enum WalkEnd {
 }
 
 /// Visits every regular file under `base` (or `base` itself when it is a file) in name
-/// order. `visit` returns `false` to stop.
+/// order. `visit` returns `false` to stop. A walk of the whole memory dir includes the daily
+/// logs, which live outside the staging copy.
 pub(crate) fn walk_files(
     tools: &ToolBox,
     base: &Resolved,
     mut visit: impl FnMut(&Resolved, &Metadata) -> bool,
+) -> WalkEnd {
+    let end = walk_one(tools, base, &mut visit);
+    if end == WalkEnd::Complete
+        && base.kind == RootKind::Memory
+        && base.rel.as_os_str().is_empty()
+        && let Some(logs) = tools.sandbox.resolved_root(RootKind::Logs)
+    {
+        return walk_one(tools, &logs, &mut visit);
+    }
+    end
+}
+
+fn walk_one(
+    tools: &ToolBox,
+    base: &Resolved,
+    visit: &mut impl FnMut(&Resolved, &Metadata) -> bool,
 ) -> WalkEnd {
     let sandbox = &tools.sandbox;
     let root = &sandbox.roots()[base.root];
@@ -44,7 +61,7 @@ pub(crate) fn walk_files(
     let fenced: Vec<std::path::PathBuf> =
         if sandbox.is_fenced(base.root, &base.backing) { Vec::new() } else { sandbox.fenced().to_vec() };
     let walk_root = base.root;
-    let is_memory = base.kind == crate::sandbox::RootKind::Memory;
+    let fence_applies = matches!(base.kind, RootKind::Sessions | RootKind::Project);
     let walker = ignore::WalkBuilder::new(&base.backing)
         .follow_links(false)
         .hidden(true)
@@ -53,7 +70,7 @@ pub(crate) fn walk_files(
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(move |entry| {
-            let fenced_off = !is_memory && fenced.iter().any(|f| entry.path().starts_with(f));
+            let fenced_off = fence_applies && fenced.iter().any(|f| entry.path().starts_with(f));
             !fenced_off && !entry.path_is_symlink()
         })
         .build();
