@@ -11,7 +11,8 @@ pub const NAMES: &[&str] = &["offline", "hygiene", "agent"];
 pub fn by_name(name: &str) -> anyhow::Result<Box<dyn Engine>> {
     match name {
         "hygiene" => Ok(Box::new(HygieneEngine)),
-        "offline" | "agent" => Err(anyhow::anyhow!("the {name} engine is not available in this build")),
+        "offline" => Ok(Box::new(autodream_offline::OfflineEngine::default())),
+        "agent" => Ok(Box::new(autodream_agent::AgentEngine::default())),
         other => {
             Err(exit::usage(format!("unknown engine {other:?} (expected one of: {})", NAMES.join(", "))))
         }

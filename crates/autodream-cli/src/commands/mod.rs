@@ -32,7 +32,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Undo(args) => undo::run(&cli.global, args),
         Command::Worker(args) => worker::run(&cli.global, args),
-        Command::SandboxExec(_args) => anyhow::bail!("the sandbox is not available in this build"),
+        Command::SandboxExec(args) => Ok(autodream_agent::sandbox_exec_main(args.args).clamp(0, 255) as u8),
     }
 }
 

@@ -230,9 +230,9 @@ fn run_locked(
                 t.summary = Some(outcome.message.clone() + summary_suffix(&outcome.summary).as_str());
                 t.tokens = outcome.summary.tokens;
                 t.cost_usd = outcome.summary.cost_usd;
-                t.announced = opts.dry_run || files.is_empty();
+                t.announced = opts.dry_run || !outcome.message.starts_with("Improved");
             });
-            if !opts.dry_run && !files.is_empty() {
+            if !opts.dry_run && outcome.message.starts_with("Improved") {
                 let _ = announce::post(&loc.memory_dir, &outcome.message);
             }
             Ok(DreamOutcome { task: progress.snapshot(), ..outcome })
@@ -403,7 +403,9 @@ fn dream_body(
         let _ = write_atomic(&path, serde_json::to_string(&c).unwrap_or_default().as_bytes());
     }
     let files: Vec<String> = applied.changes.iter().map(|c| c.path.clone()).collect();
-    let mut message = message_for(files.len());
+    // Engine state in dot-folders is applied like any file but is not memory the user reads.
+    let memory_files = files.iter().filter(|f| !f.split('/').any(|c| c.starts_with('.'))).count();
+    let mut message = message_for(memory_files);
     if !applied.conflicts.is_empty() {
         message.push_str(&format!(
             " ({} kept as conflicts: {})",
