@@ -264,10 +264,11 @@ impl Sandbox {
     }
 
     /// Resolves a path given by the model (absolute, or relative to the memory dir).
-    pub fn resolve(&self, raw: &str, access: Access) -> Result<Resolved, Denial> {
+    /// A missing file (when reading) is an ordinary failure, not a denial.
+    pub fn resolve(&self, raw: &str, access: Access) -> Result<Resolved, AccessError> {
         let path = self.lexical_check(raw)?;
         let (root_index, rel) = self.match_root(&path).ok_or_else(|| {
-            Denial(format!(
+            deny(format!(
                 "{raw}: outside the folders this dream may use. Readable: {}. Relative paths are taken \
                  from the memory dir.",
                 self.describe_roots()
@@ -275,13 +276,13 @@ impl Sandbox {
         })?;
         let root = &self.roots[root_index];
         if access == Access::Write && root.kind == RootKind::Logs {
-            return Err(Denial(format!(
+            return Err(deny(format!(
                 "{raw}: the daily logs are an append-only input and are not rewritten by a dream; put what \
                  they teach into topic files"
             )));
         }
         if access == Access::Write && root.kind != RootKind::Memory {
-            return Err(Denial(format!(
+            return Err(deny(format!(
                 "{raw}: writes are allowed only inside the memory dir {} (this path is in the {}, which is \
                  read-only)",
                 self.memory_root().display.display(),
@@ -375,7 +376,7 @@ impl Sandbox {
         raw: &str,
         rel: PathBuf,
         access: Access,
-    ) -> Result<(PathBuf, bool), Denial> {
+    ) -> Result<(PathBuf, bool), AccessError> {
         let root = &self.roots[root_index];
         let mut pending: VecDeque<PathBuf> = rel.components().map(|c| PathBuf::from(c.as_os_str())).collect();
         let mut done = PathBuf::new();
@@ -388,7 +389,7 @@ impl Sandbox {
             if name_os == ".." {
                 // Only link targets can bring `..` here; `done` has no links, so popping is exact.
                 if !done.pop() {
-                    return Err(Denial(format!(
+                    return Err(deny(format!(
                         "{raw}: a symbolic link on this path leads outside the {} {}",
                         root.kind.label(),
                         root.display.display()
@@ -398,7 +399,7 @@ impl Sandbox {
             }
             let candidate = root.backing.join(&done).join(name_os);
             if self.is_fenced(root_index, &candidate) {
-                return Err(Denial(format!(
+                return Err(deny(format!(
                     "{raw}: memory files are reached through the memory dir {} only",
                     self.memory_root().display.display()
                 )));
@@ -406,13 +407,13 @@ impl Sandbox {
             match std::fs::symlink_metadata(&candidate) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     if access == Access::Read {
-                        return Err(Denial(format!("{raw}: no such file or folder")));
+                        return Err(AccessError::Failed(format!("{raw}: no such file or folder")));
                     }
                     done.push(name_os);
                     for rest in pending.drain(..) {
                         let rest_os = rest.as_os_str();
                         if rest_os == ".." || rest_os == "." {
-                            return Err(Denial(format!(
+                            return Err(deny(format!(
                                 "{raw}: a symbolic link on this path points at a missing place"
                             )));
                         }
@@ -420,27 +421,27 @@ impl Sandbox {
                     }
                     return Ok((done, false));
                 }
-                Err(e) => return Err(Denial(format!("{raw}: cannot inspect: {e}"))),
+                Err(e) => return Err(deny(format!("{raw}: cannot inspect: {e}"))),
                 Ok(meta) if meta.file_type().is_symlink() => {
                     if matches!(root.kind, RootKind::Memory | RootKind::Logs) {
-                        return Err(Denial(format!(
+                        return Err(deny(format!(
                             "{raw}: is or passes through a symbolic link; memory files are never read or \
                              written through links"
                         )));
                     }
                     hops += 1;
                     if hops > MAX_LINK_HOPS {
-                        return Err(Denial(format!("{raw}: too many symbolic links")));
+                        return Err(deny(format!("{raw}: too many symbolic links")));
                     }
                     let target = std::fs::read_link(&candidate)
-                        .map_err(|e| Denial(format!("{raw}: cannot read a symbolic link: {e}")))?;
+                        .map_err(|e| deny(format!("{raw}: cannot read a symbolic link: {e}")))?;
                     let mut replacement: Vec<PathBuf> = Vec::new();
                     if target.is_absolute() {
                         let inside = std::iter::once(&root.display)
                             .chain(root.aliases.iter())
                             .find_map(|form| target.strip_prefix(form).ok());
                         let Some(inside) = inside else {
-                            return Err(Denial(format!(
+                            return Err(deny(format!(
                                 "{raw}: a symbolic link on this path leads outside the {} {}",
                                 root.kind.label(),
                                 root.display.display()
@@ -457,7 +458,7 @@ impl Sandbox {
                 }
                 Ok(meta) => {
                     if !pending.is_empty() && !meta.is_dir() {
-                        return Err(Denial(format!(
+                        return Err(deny(format!(
                             "{raw}: {} is not a folder",
                             join_rel(&root.display, &done.join(name_os)).display()
                         )));
@@ -696,6 +697,10 @@ impl Sandbox {
         let _ = rustix::fs::fsync(&dir);
         Ok(())
     }
+}
+
+fn deny(message: String) -> AccessError {
+    AccessError::Denied(Denial(message))
 }
 
 fn swapped_or_failed(display: &Path, errno: Errno) -> AccessError {

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use tokio::io::AsyncReadExt;
 
 use super::{ToolBox, ToolOutcome, cap_output, parse_input};
-use crate::sandbox::{Access, Denial, Sandbox};
+use crate::sandbox::{Access, AccessError, Denial, Sandbox};
 
 /// The programs Bash runs.
 pub const ALLOWED_PROGRAMS: &[&str] =
@@ -71,7 +71,7 @@ pub(super) async fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutco
     };
     let checked = match check_command(&tools.sandbox, &input.command) {
         Ok(c) => c,
-        Err(d) => return ToolOutcome::denied(d),
+        Err(e) => return ToolOutcome::from_access(e),
     };
     let Some(program) = find_program(&tools.bash.program_dirs, &checked.program) else {
         return ToolOutcome::error(format!("{} is not installed on this machine", checked.program));
@@ -360,22 +360,24 @@ fn rules(program: &str) -> Option<Rules> {
 }
 
 /// Checks a command line and rewrites its file operands to real paths.
-pub fn check_command(sandbox: &Sandbox, line: &str) -> Result<CheckedCommand, Denial> {
+/// A missing operand file is an ordinary failure ([`AccessError::Failed`]); everything else
+/// refused is a denial.
+pub fn check_command(sandbox: &Sandbox, line: &str) -> Result<CheckedCommand, AccessError> {
     if line.contains('\0') {
-        return Err(Denial("the command contains a NUL byte".into()));
+        return Err(denied("the command contains a NUL byte".into()));
     }
     let words = split_words(line)?;
     let Some((program, args)) = words.split_first() else {
-        return Err(Denial("empty command".into()));
+        return Err(denied("empty command".into()));
     };
     if program.contains('/') {
-        return Err(Denial(format!(
+        return Err(denied(format!(
             "{program}: name the program bare (one of: {}), not by path",
             ALLOWED_PROGRAMS.join(", ")
         )));
     }
     if !ALLOWED_PROGRAMS.contains(&program.as_str()) {
-        return Err(Denial(format!(
+        return Err(denied(format!(
             "{program} is not allowed: Bash runs only the read-only programs {}; memory files are changed \
              with Edit and Write",
             ALLOWED_PROGRAMS.join(", ")
@@ -386,12 +388,16 @@ pub fn check_command(sandbox: &Sandbox, line: &str) -> Result<CheckedCommand, De
     Ok(CheckedCommand { program: program.clone(), args })
 }
 
-fn refused_option(program: &str, option: &str, why: &str) -> Denial {
-    Denial(format!("{program} {option} is refused: {why}"))
+fn refused_option(program: &str, option: &str, why: &str) -> AccessError {
+    denied(format!("{program} {option} is refused: {why}"))
 }
 
-fn check_generic(sandbox: &Sandbox, program: &str, args: &[String]) -> Result<Vec<OsString>, Denial> {
-    let rules = rules(program).ok_or_else(|| Denial(format!("{program} is not allowed")))?;
+fn denied(message: String) -> AccessError {
+    AccessError::Denied(Denial(message))
+}
+
+fn check_generic(sandbox: &Sandbox, program: &str, args: &[String]) -> Result<Vec<OsString>, AccessError> {
+    let rules = rules(program).ok_or_else(|| denied(format!("{program} is not allowed")))?;
     let mut out = Vec::new();
     let mut operands = 0usize;
     let mut pattern_given = false;
@@ -417,7 +423,7 @@ fn check_generic(sandbox: &Sandbox, program: &str, args: &[String]) -> Result<Ve
             out.push(OsString::from(arg));
             let takes_arg = rules.long_with_arg.iter().any(|l| l.starts_with(name));
             if takes_arg && !arg.contains('=') {
-                let value = iter.next().ok_or_else(|| Denial(format!("{program} {arg} needs a value")))?;
+                let value = iter.next().ok_or_else(|| denied(format!("{program} {arg} needs a value")))?;
                 out.push(OsString::from(value));
             }
             if matches!(name, "--regexp") {
@@ -437,7 +443,7 @@ fn check_generic(sandbox: &Sandbox, program: &str, args: &[String]) -> Result<Ve
                     }
                     if index + flag.len_utf8() == arg.len() {
                         let value =
-                            iter.next().ok_or_else(|| Denial(format!("{program} -{flag} needs a value")))?;
+                            iter.next().ok_or_else(|| denied(format!("{program} -{flag} needs a value")))?;
                         out.push(OsString::from(value));
                     }
                     break;
@@ -455,7 +461,7 @@ fn check_generic(sandbox: &Sandbox, program: &str, args: &[String]) -> Result<Ve
         if let Some(max) = rules.max_operands
             && operands > max
         {
-            return Err(Denial(format!(
+            return Err(denied(format!(
                 "{program} takes at most {max} file here (a further operand would be written to)"
             )));
         }
@@ -465,7 +471,7 @@ fn check_generic(sandbox: &Sandbox, program: &str, args: &[String]) -> Result<Ve
 }
 
 /// `find`: starting points, then an expression whose actions must not write or run programs.
-fn check_find(sandbox: &Sandbox, args: &[String]) -> Result<Vec<OsString>, Denial> {
+fn check_find(sandbox: &Sandbox, args: &[String]) -> Result<Vec<OsString>, AccessError> {
     const REFUSED: &[(&str, &str)] = &[
         ("-delete", "it deletes files"),
         ("-exec", "it runs other programs"),
@@ -489,7 +495,7 @@ fn check_find(sandbox: &Sandbox, args: &[String]) -> Result<Vec<OsString>, Denia
             "-D" => {
                 out.push(OsString::from("-D"));
                 iter.next();
-                let value = iter.next().ok_or_else(|| Denial("find -D needs a value".into()))?;
+                let value = iter.next().ok_or_else(|| denied("find -D needs a value".into()))?;
                 out.push(OsString::from(value));
             }
             a if a.starts_with("-O") && a.len() > 2 => {
@@ -519,7 +525,7 @@ fn check_find(sandbox: &Sandbox, args: &[String]) -> Result<Vec<OsString>, Denia
         let names_file = matches!(arg.as_str(), "-newer" | "-anewer" | "-cnewer" | "-samefile")
             || (arg.starts_with("-newer") && arg.len() == 8 && !arg.ends_with('t'));
         if names_file {
-            let value = iter.next().ok_or_else(|| Denial(format!("find {arg} needs a file")))?;
+            let value = iter.next().ok_or_else(|| denied(format!("find {arg} needs a file")))?;
             out.push(resolve_operand(sandbox, value)?);
         }
     }
@@ -527,7 +533,7 @@ fn check_find(sandbox: &Sandbox, args: &[String]) -> Result<Vec<OsString>, Denia
 }
 
 /// A file operand: `-` (standard input, which is empty) or a path the sandbox accepts.
-fn resolve_operand(sandbox: &Sandbox, arg: &str) -> Result<OsString, Denial> {
+fn resolve_operand(sandbox: &Sandbox, arg: &str) -> Result<OsString, AccessError> {
     if arg == "-" {
         return Ok(OsString::from(arg));
     }

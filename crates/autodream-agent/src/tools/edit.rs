@@ -26,7 +26,7 @@ pub(super) fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutcome {
     };
     let resolved = match tools.sandbox.resolve(&input.file_path, Access::Write) {
         Ok(r) => r,
-        Err(d) => return ToolOutcome::denied(d),
+        Err(e) => return ToolOutcome::from_access(e),
     };
     if !resolved.exists {
         return ToolOutcome::error(format!(

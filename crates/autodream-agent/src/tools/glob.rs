@@ -37,7 +37,7 @@ pub(super) fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutcome {
     let default_path = tools.sandbox.memory_root().display.to_string_lossy().into_owned();
     let base = match tools.sandbox.resolve(input.path.as_deref().unwrap_or(&default_path), Access::Read) {
         Ok(r) => r,
-        Err(d) => return ToolOutcome::denied(d),
+        Err(e) => return ToolOutcome::from_access(e),
     };
     let mut found: Vec<(SystemTime, String)> = Vec::new();
     let end = walk_files(tools, &base, |file, meta| {

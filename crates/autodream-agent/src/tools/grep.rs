@@ -77,7 +77,7 @@ pub(super) fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutcome {
     let default_path = tools.sandbox.memory_root().display.to_string_lossy().into_owned();
     let base = match tools.sandbox.resolve(input.path.as_deref().unwrap_or(&default_path), Access::Read) {
         Ok(r) => r,
-        Err(d) => return ToolOutcome::denied(d),
+        Err(e) => return ToolOutcome::from_access(e),
     };
     let head_limit = input.head_limit.unwrap_or(DEFAULT_HEAD_LIMIT).clamp(1, MAX_HEAD_LIMIT);
     let context = input.context.unwrap_or(0).min(5);

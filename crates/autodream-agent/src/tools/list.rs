@@ -26,18 +26,18 @@ pub(super) fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutcome {
     let default_path = tools.sandbox.memory_root().display.to_string_lossy().into_owned();
     let resolved = match tools.sandbox.resolve(input.path.as_deref().unwrap_or(&default_path), Access::Read) {
         Ok(r) => r,
-        Err(d) => return ToolOutcome::denied(d),
+        Err(e) => return ToolOutcome::from_access(e),
     };
     let dir_fd = match tools.sandbox.open_dir(&resolved) {
         Ok(fd) => fd,
         Err(e) => return ToolOutcome::from_access(e),
     };
-    let mut dir = match Dir::read_from(&dir_fd) {
+    let dir = match Dir::read_from(&dir_fd) {
         Ok(d) => d,
         Err(e) => return ToolOutcome::error(format!("{}: cannot list: {e}", resolved.display.display())),
     };
     let mut rows: Vec<(String, String)> = Vec::new();
-    while let Some(entry) = dir.next() {
+    for entry in dir {
         let Ok(entry) = entry else { continue };
         let name_bytes = entry.file_name().to_bytes();
         if name_bytes == b"." || name_bytes == b".." {

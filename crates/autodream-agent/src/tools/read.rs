@@ -41,7 +41,7 @@ pub(super) fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutcome {
         };
     let resolved = match tools.sandbox.resolve(&input.file_path, Access::Read) {
         Ok(r) => r,
-        Err(d) => return ToolOutcome::denied(d),
+        Err(e) => return ToolOutcome::from_access(e),
     };
     let file = match tools.sandbox.open_file(&resolved) {
         Ok(f) => f,

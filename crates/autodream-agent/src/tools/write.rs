@@ -21,7 +21,7 @@ pub(super) fn run(tools: &ToolBox, input: &serde_json::Value) -> ToolOutcome {
     };
     let resolved = match tools.sandbox.resolve(&input.file_path, Access::Write) {
         Ok(r) => r,
-        Err(d) => return ToolOutcome::denied(d),
+        Err(e) => return ToolOutcome::from_access(e),
     };
     if input.content.len() > MAX_CONTENT_BYTES {
         return ToolOutcome::error(format!(
