@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The hook hot path as a whole process: `autodream hook` with the gates closed, against
+# `/bin/true` (the floor: starting any process at all). Goal: mean ratio <= 1.5.
+#
+# Scenarios (the memory dir is the agent's layout in a scratch HOME, resolved from the cwd
+# as the installed hook resolves it):
+#   closed        the lock was refreshed just now, so gate 2 (time) closes: the 99% case.
+#   closed+json   the same with a real Stop-hook JSON on stdin, through a shell redirect
+#                 (hyperfine subtracts the shell's own start-up from both commands).
+#   scan          for information: time gate open, scan stamp removed before every run,
+#                 3 of 40 sessions new, so gate 4 closes after one directory scan.
+#
+# Usage: benches/hook.sh            (AUTODREAM_BIN=path skips the build)
+#        RUNS=1000 WARMUP=100 benches/hook.sh
+source "$(dirname "$0")/lib/common.sh"
+
+RUNS="${RUNS:-500}"
+WARMUP="${WARMUP:-50}"
+
+ensure_hyperfine
+ensure_json_tool
+build_release
+make_scratch
+setup_layout
+
+# Forty transcripts: the current one (5 s old), two from the last hours, the rest one to
+# forty days old.
+for i in $(seq 1 40); do
+    f="$SESSIONS_DIR/$(session_id "$i").jsonl"
+    printf '{"type":"user","message":{"role":"user","content":"hello"}}\n' >"$f"
+    case "$i" in
+    1) set_mtime_ago "$f" 5 ;;
+    2 | 3) set_mtime_ago "$f" $((i * 3600)) ;;
+    *) set_mtime_ago "$f" $((i * 86400)) ;;
+    esac
+done
+CURRENT="$(session_id 1)"
+HOOK_JSON="$T/hook.json"
+write_hook_json "$HOOK_JSON" "$CURRENT" "$SESSIONS_DIR/$CURRENT.jsonl" "$PROJECT"
+
+# The hook must stay silent with the gates closed; check once before timing anything.
+touch "$LOCK"
+expect_first_failed_gate time
+out="$(cd "$PROJECT" && bench_env "$BIN" hook <"$HOOK_JSON" 2>&1)"
+[ -z "$out" ] || die "the hook printed something with its gates closed: $out"
+
+hf=(hyperfine --style basic --warmup "$WARMUP" --runs "$RUNS")
+
+say "closed: time gate closed, no shell (-N)"
+input=()
+closed_name="autodream hook (stdin /dev/null)"
+if hyperfine_has_input; then
+    input=(--input "$HOOK_JSON")
+    closed_name="autodream hook (hook.json on stdin)"
+fi
+(cd "$PROJECT" && bench_env "${hf[@]}" -N "${input[@]}" \
+    --export-json "$BENCH_OUT/hook-closed.json" \
+    -n "$closed_name" "$BIN hook" \
+    -n "/bin/true" "/bin/true" \
+    -n "sh -c true (how the agent starts a hook)" "sh -c true") >&2
+expect_no_dream
+
+say "closed+json: time gate closed, hook JSON through a shell redirect"
+(cd "$PROJECT" && bench_env "${hf[@]}" \
+    --export-json "$BENCH_OUT/hook-closed-json.json" \
+    -n "autodream hook < hook.json" "'$BIN' hook < '$HOOK_JSON'" \
+    -n "/bin/true < hook.json" "/bin/true < '$HOOK_JSON'") >&2
+expect_no_dream
+
+say "scan: time gate open, sessions gate closed after one directory scan"
+set_mtime_ago "$LOCK" $((30 * 3600)) # 30 h ago: only the three newest sessions are newer
+rm -f "$STAMP"
+expect_first_failed_gate sessions
+out="$(cd "$PROJECT" && bench_env "$BIN" hook <"$HOOK_JSON" 2>&1)"
+[ -z "$out" ] || die "the hook printed something with its gates closed: $out"
+[ -e "$STAMP" ] || die "the hook did not reach the scan (no scan stamp after a run)"
+(cd "$PROJECT" && bench_env "${hf[@]}" -N "${input[@]}" \
+    --prepare "rm -f $STAMP" \
+    --export-json "$BENCH_OUT/hook-scan.json" \
+    -n "autodream hook (scan of 40 sessions)" "$BIN hook" \
+    -n "/bin/true" "/bin/true") >&2
+expect_no_dream
+
+say "hook results"
+closed="$(hf_ratio "$BENCH_OUT/hook-closed.json" 0 1)"
+record "hook closed / true (-N, mean)" "${closed}x" "<=1.5x" \
+    "$(ms "$(hf_stat "$BENCH_OUT/hook-closed.json" 0 mean)") ms vs $(ms "$(hf_stat "$BENCH_OUT/hook-closed.json" 1 mean)") ms; median ratio $(hf_ratio "$BENCH_OUT/hook-closed.json" 0 1 median)x"
+record "hook closed / sh -c true (-N, mean)" "$(hf_ratio "$BENCH_OUT/hook-closed.json" 0 2)x" "info" \
+    "sh -c true: $(ms "$(hf_stat "$BENCH_OUT/hook-closed.json" 2 mean)") ms"
+json_ratio="$(hf_ratio "$BENCH_OUT/hook-closed-json.json" 0 1)"
+record "hook closed + JSON / true (sh, mean)" "${json_ratio}x" "<=1.5x" \
+    "$(ms "$(hf_stat "$BENCH_OUT/hook-closed-json.json" 0 mean)") ms vs $(ms "$(hf_stat "$BENCH_OUT/hook-closed-json.json" 1 mean)") ms after shell correction"
+record "hook one scan / true (-N, mean)" "$(hf_ratio "$BENCH_OUT/hook-scan.json" 0 1)x" "info" \
+    "$(ms "$(hf_stat "$BENCH_OUT/hook-scan.json" 0 mean)") ms"
+if awk -v r="$closed" 'BEGIN { exit !(r > 1.5) }'; then
+    printf '\nThe closed-gate hook is above 1.5x /bin/true; see benches/README.md, "When the hook ratio is high".\n' >&2
+fi

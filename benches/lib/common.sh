@@ -1,0 +1,169 @@
+# Shared helpers for the benchmark scripts in benches/. Source it; do not run it.
+#
+# Every script:
+#   - builds the release binary once (or uses $AUTODREAM_BIN when it is set),
+#   - works in a fresh temporary directory (under $BENCH_TMPDIR when set) removed on exit,
+#   - runs the benchmarked commands with a minimal, fixed environment (a temporary HOME,
+#     no AUTODREAM_* or agent variables from the caller), so a developer's own memory,
+#     config file or settings never leak into the figures,
+#   - writes hyperfine's JSON exports to $BENCH_OUT (default: bench-out/ at the repo root),
+#   - appends its headline figures to $BENCH_OUT/summary.tsv for run-all.sh.
+
+set -euo pipefail
+
+BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BENCH_OUT="${BENCH_OUT:-$BENCH_ROOT/bench-out}"
+mkdir -p "$BENCH_OUT"
+
+say() { printf '\n== %s\n' "$*" >&2; }
+die() {
+    printf 'error: %s\n' "$*" >&2
+    exit 1
+}
+
+# hyperfine is required; as root on a Debian/Ubuntu machine we install it, otherwise we say how.
+ensure_hyperfine() {
+    command -v hyperfine >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing hyperfine (apt-get)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine >/dev/null 2>&1 ||
+            { apt-get update -qq >/dev/null 2>&1 &&
+                DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine >/dev/null 2>&1; } ||
+            die "could not install hyperfine with apt-get"
+    else
+        die "hyperfine is not installed: 'sudo apt-get install hyperfine', 'brew install hyperfine' or 'cargo install hyperfine'"
+    fi
+}
+
+# A JSON reader for the exports: python3 when present, jq otherwise.
+ensure_json_tool() {
+    if command -v python3 >/dev/null 2>&1; then
+        JSON_TOOL=python3
+    elif command -v jq >/dev/null 2>&1; then
+        JSON_TOOL=jq
+    else
+        die "python3 or jq is needed to read hyperfine's JSON export"
+    fi
+}
+
+# hyperfine >= 1.16 can feed a file on stdin without a shell (--input).
+hyperfine_has_input() {
+    hyperfine --help 2>/dev/null | grep -q -- '--input'
+}
+
+# Builds the release binary unless $AUTODREAM_BIN points at one; sets BIN.
+build_release() {
+    if [ -n "${AUTODREAM_BIN:-}" ]; then
+        BIN="$AUTODREAM_BIN"
+    else
+        say "cargo build --release -p autodream-cli"
+        (cd "$BENCH_ROOT" && cargo build --release -p autodream-cli >&2)
+        BIN="${CARGO_TARGET_DIR:-$BENCH_ROOT/target}/release/autodream"
+    fi
+    [ -x "$BIN" ] || die "no autodream binary at $BIN"
+    BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+    export AUTODREAM_BIN="$BIN"
+}
+
+# A fresh scratch directory, removed on exit; sets T (its physical path, symlinks resolved,
+# because the memory directory's name is derived from the project's real path).
+make_scratch() {
+    T="$(mktemp -d "${BENCH_TMPDIR:-${TMPDIR:-/tmp}}/autodream-bench.XXXXXX")"
+    T="$(cd "$T" && pwd -P)"
+    trap 'rm -rf "$T"' EXIT
+}
+
+# Runs a command with the benchmark environment: only PATH, a scratch HOME, TZ, and
+# whatever NAME=VALUE pairs are given before the command.
+bench_env() {
+    env -i PATH="$PATH" HOME="$T/home" TZ="${TZ:-UTC}" LANG=C.UTF-8 "$@"
+}
+
+# The value of a key of `autodream status --json` (python3 or jq expression on `s`).
+# Usage: status_field '.memory_dir' 's["memory_dir"]' [extra env...]
+status_json() {
+    (cd "$T/project" && bench_env "$@" "$BIN" status --json)
+}
+
+json_get() { # json_get FILE JQ_EXPR PY_EXPR (PY_EXPR sees the document as `d`)
+    if [ "$JSON_TOOL" = python3 ]; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print("null" if v is None else v)' "$1" "$3"
+    else
+        jq -r "$2" "$1"
+    fi
+}
+
+# The first gate that fails in a status JSON file ("none" when every gate passes).
+first_failed_gate() {
+    json_get "$1" '[.gates[] | select(.pass == false) | .name] | first // "none"' \
+        'next((g["name"] for g in d["gates"] if not g["pass"]), "none")'
+}
+
+gate_value() { # gate_value FILE NAME
+    json_get "$1" ".gates[] | select(.name == \"$2\") | .value" \
+        "next(g[\"value\"] for g in d[\"gates\"] if g[\"name\"] == \"$2\")"
+}
+
+# Mean, median and standard deviation (seconds) of result IDX (0-based) of a hyperfine export.
+hf_stat() { # hf_stat FILE IDX mean|median|stddev
+    json_get "$1" ".results[$2].$3" "d['results'][$2]['$3']"
+}
+
+# Ratio of two results' statistic (A / B), two decimals.
+hf_ratio() { # hf_ratio FILE A B [mean|median]
+    local stat="${4:-mean}" a b
+    a="$(hf_stat "$1" "$2" "$stat")"
+    b="$(hf_stat "$1" "$3" "$stat")"
+    awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'
+}
+
+ms() { awk -v s="$1" 'BEGIN { printf "%.3f", s * 1000 }'; }
+
+# Appends one headline figure to the summary run-all.sh prints.
+record() { # record NAME VALUE GOAL NOTE
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$BENCH_OUT/summary.tsv"
+    printf '%-44s %12s   goal %-8s %s\n' "$1" "$2" "$3" "$4" >&2
+}
+
+# A realistic Stop-hook JSON, as the agent writes it on the hook's stdin.
+write_hook_json() { # write_hook_json FILE SESSION_ID TRANSCRIPT CWD
+    printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}\n' \
+        "$2" "$3" "$4" >"$1"
+}
+
+# A UUID-shaped session id, deterministic from a number.
+session_id() { printf '%08x-7a1e-4c3d-9b2f-%012x' "$1" "$(($1 * 2654435761 % 281474976710656))"; }
+
+# Sets a file's mtime to N seconds before now.
+set_mtime_ago() { touch -d "@$(($(date +%s) - $2))" "$1"; }
+
+# The agent's layout in the scratch dir: $T/home (HOME), $T/project (the agent's working
+# directory, not a git repository), the memory dir created by `autodream init`. Sets
+# PROJECT, MEMORY_DIR, SESSIONS_DIR, LOCK, STAMP as the binary itself resolves them.
+setup_layout() {
+    mkdir -p "$T/home" "$T/project"
+    PROJECT="$T/project"
+    (cd "$PROJECT" && bench_env "$BIN" init >/dev/null)
+    status_json >"$T/status.json"
+    MEMORY_DIR="$(json_get "$T/status.json" .memory_dir 'd["memory_dir"]')"
+    SESSIONS_DIR="$(json_get "$T/status.json" .sessions_dir 'd["sessions_dir"]')"
+    [ -d "$MEMORY_DIR" ] || die "autodream init did not create $MEMORY_DIR"
+    mkdir -p "$SESSIONS_DIR"
+    LOCK="$MEMORY_DIR/.consolidate-lock"
+    STAMP="$MEMORY_DIR/.dream/scan-stamp"
+}
+
+# Checks that the gates are in the state a scenario claims, before timing it.
+expect_first_failed_gate() { # expect_first_failed_gate NAME [env...]
+    local want="$1" got
+    shift
+    status_json "$@" >"$T/status.json"
+    got="$(first_failed_gate "$T/status.json")"
+    [ "$got" = "$want" ] || die "expected the $want gate to be the first closed one, but it is: $got"
+}
+
+# Fails when a hook started a worker or left a task behind: a benchmark must not dream.
+expect_no_dream() {
+    [ ! -e "$MEMORY_DIR/.dream/task.json" ] || die "a dream was started (.dream/task.json exists)"
+    [ ! -s "$MEMORY_DIR/.dream/worker.log" ] || die "a worker ran: $(head -c 400 "$MEMORY_DIR/.dream/worker.log")"
+}
