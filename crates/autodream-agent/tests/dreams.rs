@@ -162,6 +162,10 @@ fn an_anthropic_dream_reads_a_transcript_writes_a_topic_and_updates_the_index() 
     let read = result_for(&second, "t4")["content"].as_str().unwrap();
     assert!(read.contains("[L1] 2026-05-06 10:00 UTC user: From now on we deploy on Tuesdays"), "{read}");
     assert!(!read.contains("\"sessionId\""), "the transcript is shown as turns, not JSON");
+    // Transcript text passes the redactor before it reaches the model.
+    assert!(read.contains("STAGING_PASSWORD=[REDACTED:") && !read.contains("hunter2-staging"), "{read}");
+    assert!(bodies.iter().all(|b| !b.to_string().contains("hunter2-staging")));
+    assert!(summary.redactions >= 1);
     let third = last_tool_results(&bodies[3]);
     assert!(third.iter().all(|b| b.get("is_error").is_none()), "{third:?}");
     assert!(result_for(&third, "t5")["content"].as_str().unwrap().starts_with("Created"));

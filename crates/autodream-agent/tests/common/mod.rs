@@ -67,12 +67,7 @@ impl Fixture {
         let lines = [
             line("user", "From now on we deploy on Tuesdays, not Fridays.", "2026-05-06T10:00:00Z", "u1"),
             line("assistant", "Understood: deploys move to Tuesdays.", "2026-05-06T10:00:05Z", "a1"),
-            line(
-                "user",
-                "The staging password is hunter2-staging, keep it handy.",
-                "2026-05-06T10:01:00Z",
-                "u2",
-            ),
+            line("user", "Keep this handy: STAGING_PASSWORD=hunter2-staging", "2026-05-06T10:01:00Z", "u2"),
         ];
         std::fs::write(&transcript, lines.join("\n") + "\n").unwrap();
         let staging = memory.join(".dream/staging/t1/work");
