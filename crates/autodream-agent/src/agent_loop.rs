@@ -61,6 +61,8 @@ pub struct LoopReport {
     pub touched: BTreeSet<PathBuf>,
     /// Retries of failed requests.
     pub retries: u32,
+    /// Bash calls (the Landlock note matters only when there were some).
+    pub bash_uses: u64,
 }
 
 /// Resolves when `flag` is set (checked every `poll`).
@@ -91,6 +93,7 @@ pub async fn run_loop(
         redactions: prompt.redactions,
         touched: BTreeSet::new(),
         retries: 0,
+        bash_uses: 0,
     };
     let budget = settings.max_tokens_per_dream;
     // Prompt size of the last request, as the provider counted it, plus what was added since.
@@ -175,6 +178,9 @@ pub async fn run_loop(
         let mut touched_now = Vec::new();
         for (id, name, input) in &calls {
             report.tool_uses += 1;
+            if name == "Bash" {
+                report.bash_uses += 1;
+            }
             let outcome = tokio::select! {
                 biased;
                 _ = cancelled(&cancel, settings.cancel_poll) => return Err(EngineError::Cancelled),

@@ -221,7 +221,7 @@ fn summarise(
         notes.push(format!("{} request(s) retried after transient provider errors", report.retries));
     }
     let landlock = landlock_status();
-    if !landlock.is_available() || tools.bash.launcher.is_none() {
+    if report.bash_uses > 0 && (!landlock.is_available() || tools.bash.launcher.is_none()) {
         notes.push(format!("{landlock}; Bash relied on its in-process checks"));
     }
     let text = if report.final_text.trim().is_empty() {

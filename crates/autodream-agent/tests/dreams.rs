@@ -272,6 +272,35 @@ fn three_server_errors_fail_the_dream_after_retrying() {
 }
 
 #[test]
+fn an_overloaded_answer_is_retried_and_a_silent_server_times_out() {
+    let rt = runtime();
+    let fx = Fixture::new();
+    let overloaded = ResponseTemplate::new(529).set_body_json(
+        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+    );
+    let server =
+        anthropic_server(&rt, vec![overloaded, anthropic(json!([text("ok")]), "end_turn", [10, 2, 0, 0])]);
+    let config = agent_config("anthropic", &server.uri());
+    let summary = run(&engine(), &fx, &config, &Recorder::default(), &CancelToken::new()).expect("retried");
+    assert_eq!((summary.text.as_str(), bodies(&rt, &server).len()), ("ok", 2));
+
+    let slow =
+        || anthropic(json!([text("late")]), "end_turn", [1, 1, 0, 0]).set_delay(Duration::from_millis(1500));
+    let server = anthropic_server(&rt, vec![slow(), slow()]);
+    let mut config = agent_config("anthropic", &server.uri());
+    config.agent.request_timeout_secs = 1;
+    config.agent.max_retries = 1;
+    let started = Instant::now();
+    let err = run(&engine(), &fx, &config, &Recorder::default(), &CancelToken::new()).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("agent.request_timeout_secs") && message.contains("gave up after 2 attempts"),
+        "{message}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+}
+
+#[test]
 fn a_401_names_the_key_setting_and_is_not_retried() {
     let rt = runtime();
     let fx = Fixture::new();

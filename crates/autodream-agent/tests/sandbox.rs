@@ -451,6 +451,25 @@ fn bash_runs_read_only_programs_under_landlock_with_memory_paths() {
     assert!(sorted.content.starts_with("updated: 2026-04-01"), "{sorted:?}");
     let found = call(&w.tools, "Bash", json!({"command": "find . -name '*.md' -newer MEMORY.md"}));
     assert!(!found.is_error, "{found:?}");
+    // Every allowed program runs (under Landlock here, when the kernel has it).
+    for command in [
+        "ls -la",
+        "cat MEMORY.md",
+        "head -n 1 feedback_testing.md",
+        "tail -n 2 feedback_testing.md",
+        "wc -c MEMORY.md",
+        "grep -n Testing MEMORY.md",
+        "find . -type f -name '*.md'",
+        "stat -c %s MEMORY.md",
+        "file MEMORY.md",
+        "sort MEMORY.md",
+        "uniq MEMORY.md",
+        "du -s .",
+    ] {
+        let outcome = call(&w.tools, "Bash", json!({"command": command}));
+        assert!(!outcome.is_error && outcome.denied.is_none(), "{command}: {outcome:?}");
+        assert!(!outcome.content.contains(&staging), "{command} leaked the staging path: {outcome:?}");
+    }
     // A missing file is an error result, not a denial.
     let missing = call(&w.tools, "Bash", json!({"command": "cat nothing.md"}));
     assert!(
