@@ -119,10 +119,20 @@ hf_ratio() { # hf_ratio FILE A B [mean|median]
 
 ms() { awk -v s="$1" 'BEGIN { printf "%.3f", s * 1000 }'; }
 
+# "met" or "MISSED" for a ratio VALUE ("1.23x") against a GOAL ("<=1.5x"); "-" otherwise.
+verdict() { # verdict VALUE GOAL
+    case "$2" in
+    '<='*x) awk -v v="${1%x}" -v g="${2#<=}" 'BEGIN { g = substr(g, 1, length(g) - 1); print (v + 0 <= g + 0) ? "met" : "MISSED" }' ;;
+    *) echo - ;;
+    esac
+}
+
 # Appends one headline figure to the summary run-all.sh prints.
 record() { # record NAME VALUE GOAL NOTE
-    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$BENCH_OUT/summary.tsv"
-    printf '%-44s %12s   goal %-8s %s\n' "$1" "$2" "$3" "$4" >&2
+    local v
+    v="$(verdict "$2" "$3")"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$v" "$4" >>"$BENCH_OUT/summary.tsv"
+    printf '%-44s %10s   goal %-7s %-6s %s\n' "$1" "$2" "$3" "$v" "$4" >&2
 }
 
 # A realistic Stop-hook JSON, as the agent writes it on the hook's stdin.
