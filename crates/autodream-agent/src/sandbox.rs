@@ -458,7 +458,7 @@ impl Sandbox {
                 }
                 Ok(meta) => {
                     if !pending.is_empty() && !meta.is_dir() {
-                        return Err(deny(format!(
+                        return Err(AccessError::Failed(format!(
                             "{raw}: {} is not a folder",
                             join_rel(&root.display, &done.join(name_os)).display()
                         )));

@@ -584,6 +584,8 @@ async fn execute(tools: &ToolBox, program: &Path, args: &[OsString]) -> Result<T
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("LC_ALL", "C")
+        // sort spills to temporary files on huge inputs: give it nowhere to write.
+        .env("TMPDIR", "/nonexistent/autodream-no-temp")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
