@@ -72,6 +72,8 @@ pub enum Command {
     Diff(commands::diff::DiffArgs),
     /// Restore what a dream replaced, byte for byte
     Undo(commands::undo::UndoArgs),
+    /// Measure the memory a dream writes on a benchmark (LoCoMo)
+    Eval(commands::eval::EvalArgs),
     /// The background worker started by `hook` (internal)
     #[command(name = "__worker", hide = true)]
     Worker(commands::worker::WorkerArgs),

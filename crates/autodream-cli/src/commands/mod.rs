@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod diff;
+pub mod eval;
 pub mod history;
 pub mod hook;
 pub mod init;
@@ -31,6 +32,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::History(args) => history::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Undo(args) => undo::run(&cli.global, args),
+        Command::Eval(args) => eval::run(&cli.global, args),
         Command::Worker(args) => worker::run(&cli.global, args),
         Command::SandboxExec(args) => Ok(autodream_agent::sandbox_exec_main(args.args).clamp(0, 255) as u8),
     }

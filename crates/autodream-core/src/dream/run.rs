@@ -291,6 +291,9 @@ fn dream_body(
         opts.current_session.as_deref(),
     )
     .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
+    // Replaying a history with an injected clock: a transcript from "the future" is not yet written.
+    let now = clock.now();
+    let files: Vec<_> = files.into_iter().filter(|f| f.modified_at <= now).collect();
     let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());
     for f in &files {
         cancel.check().map_err(|_| (DreamError::Cancelled, None))?;
