@@ -293,3 +293,40 @@ pub(crate) fn excerpt_around(line: &str, hit: Option<(usize, usize)>, width: usi
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::SandboxRoots;
+
+    #[test]
+    fn tool_definitions_are_complete_and_lean() {
+        let tmp = tempfile::tempdir().unwrap();
+        for dir in ["memory", "staging", "sessions"] {
+            std::fs::create_dir_all(tmp.path().join(dir)).unwrap();
+        }
+        let sandbox = Sandbox::new(SandboxRoots {
+            memory_dir: &tmp.path().join("memory"),
+            staging: &tmp.path().join("staging"),
+            sessions_dir: &tmp.path().join("sessions"),
+            project_dir: None,
+        })
+        .unwrap();
+        let tools = ToolBox::new(sandbox, BashSettings::default());
+        let specs = tools.specs();
+        let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        assert_eq!(names, ["Read", "Grep", "Glob", "List", "Edit", "Write", "Bash"]);
+        for spec in &specs {
+            assert_eq!(spec.input_schema["type"], "object", "{}", spec.name);
+            for required in spec.input_schema["required"].as_array().into_iter().flatten() {
+                let key = required.as_str().unwrap();
+                assert!(spec.input_schema["properties"].get(key).is_some(), "{}: {key}", spec.name);
+            }
+        }
+        let json: String =
+            specs.iter().map(|s| format!("{}{}{}", s.name, s.description, s.input_schema)).collect();
+        let tokens = crate::prompt::approx_tokens(&json);
+        println!("tool definitions: about {tokens} tokens");
+        assert!(tokens < 1_500, "tool definitions are about {tokens} tokens");
+    }
+}
