@@ -44,6 +44,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
             "would_dream": eval.all_pass(),
             "task": task,
             "recovered": recovery,
+            "sandbox": autodream_agent::landlock_status().to_string(),
         }))?;
         return Ok(0);
     }
@@ -64,6 +65,10 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
         );
     }
     println!("sessions  {}", loc.sessions_dir.display());
+    if cfg.engine == "agent" {
+        let sandbox = autodream_agent::landlock_status();
+        println!("sandbox   {sandbox} (without it, the agent's tools rely on their own path checks alone)");
+    }
     match eval.last_consolidated_at {
         Some(t) => println!("last ran  {} ({})", human_ago(t, now), t.strftime("%Y-%m-%d %H:%M UTC")),
         None => println!("last ran  never"),
