@@ -9,6 +9,7 @@
 # criterion bench `cargo bench -p autodream-core --bench daily_log`.
 #
 # Usage: benches/append.sh        (WRITERS=16 PER_WRITER=40 RUNS=5; AUTODREAM_BIN=path)
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
 WRITERS="${WRITERS:-16}"

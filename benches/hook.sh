@@ -12,6 +12,7 @@
 #
 # Usage: benches/hook.sh            (AUTODREAM_BIN=path skips the build)
 #        RUNS=1000 WARMUP=100 benches/hook.sh
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
 RUNS="${RUNS:-500}"

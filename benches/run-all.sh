@@ -10,6 +10,7 @@
 # (default bench-out/ at the repo root, ignored by git).
 #
 # Usage: benches/run-all.sh           SKIP_CRITERION=1 to leave out the cargo benches
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
 started="$(date +%s)"
@@ -46,7 +47,7 @@ if [ -z "${SKIP_CRITERION:-}" ]; then
         "criterion mean; gates::check with the scan: $(us "$(criterion_mean_ns "hook_gates/sessions_closed_$sessions")")"
     many="$(sed -n 's/^RESULT append_16_writers_entries_per_sec=\([0-9]*\) .*/\1/p' "$log")"
     one="$(sed -n 's/^RESULT append_1_writer_entries_per_sec=\([0-9]*\) .*/\1/p' "$log")"
-    [ -n "$many" ] && [ -n "$one" ] || die "the daily_log bench printed no RESULT lines"
+    if [ -z "$many" ] || [ -z "$one" ]; then die "the daily_log bench printed no RESULT lines"; fi
     record "in-process: append, 16 threads" "$many/s" "info" \
         "every batch's line count and lines checked; 1 thread: $one/s"
 fi

@@ -15,6 +15,7 @@
 #   -N     no shell at all: the hook against `find` alone (no wc), for a noise-free view.
 #
 # Usage: benches/sessions_gate.sh   (SESSIONS=20000 to change the count; AUTODREAM_BIN=path)
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
 SESSIONS="${SESSIONS:-10000}"
@@ -43,7 +44,7 @@ for b in $(seq 0 $((BUCKETS - 1))); do
     [ "${#files[@]}" -eq 0 ] || touch -d "@$((now - (b + 1) * 3600))" "${files[@]}"
 done
 # The lock between bucket BUCKETS/2 - 1 and BUCKETS/2: the newer half is touched since.
-touch -d "@$((now - BUCKETS / 2 * 3600 - 1800))" "$LOCK"
+touch -d "@$((now - (BUCKETS / 2) * 3600 - 1800))" "$LOCK"
 newer_expected="$(find "$SESSIONS_DIR" -maxdepth 1 -newer "$LOCK" -name '*.jsonl' | wc -l)"
 newer_expected="$((newer_expected + 0))"
 # The current session is one of the newer ones: the hook excludes it, find does not.

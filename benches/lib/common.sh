@@ -79,8 +79,8 @@ bench_env() {
     env -i PATH="$PATH" HOME="$T/home" TZ="${TZ:-UTC}" LANG=C.UTF-8 "$@"
 }
 
-# The value of a key of `autodream status --json` (python3 or jq expression on `s`).
-# Usage: status_field '.memory_dir' 's["memory_dir"]' [extra env...]
+# `autodream status --json` from the project, with the benchmark environment plus the
+# NAME=VALUE pairs given.
 status_json() {
     (cd "$T/project" && bench_env "$@" "$BIN" status --json)
 }
@@ -150,6 +150,7 @@ set_mtime_ago() { touch -d "@$(($(date +%s) - $2))" "$1"; }
 # The agent's layout in the scratch dir: $T/home (HOME), $T/project (the agent's working
 # directory, not a git repository), the memory dir created by `autodream init`. Sets
 # PROJECT, MEMORY_DIR, SESSIONS_DIR, LOCK, STAMP as the binary itself resolves them.
+# shellcheck disable=SC2034 # the variables are for the scripts that source this file
 setup_layout() {
     mkdir -p "$T/home" "$T/project"
     PROJECT="$T/project"
