@@ -51,20 +51,22 @@ impl LifecycleError {
 /// running task whose worker died as failed, rolls back a lock abandoned by a dead holder,
 /// and removes leftover staging copies. Returns a sentence when it did something.
 pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<String>, LifecycleError> {
+    let lock = ConsolidationLock::new(&loc.memory_dir, clock, cfg.stale_lock());
+    let state = lock.state();
+    if state.is_held() {
+        // A live dream owns the journal and the staging area: nothing to recover.
+        return Ok(None);
+    }
     let mut said = Vec::new();
     if let Some(s) = transaction::recover_journal(loc)? {
         said.push(s);
     }
-    let lock = ConsolidationLock::new(&loc.memory_dir, clock, cfg.stale_lock());
-    let state = lock.state();
     if let Some(t) = task::mark_dead_task(loc, clock)? {
         said.push(t);
     }
     if state.is_abandoned() && lock.rollback_abandoned()? {
         said.push(format!("rolled back the lock left by PID {}", state.holder.as_ref().map_or(0, |h| h.pid)));
     }
-    if !lock.state().is_held() {
-        transaction::remove_stale_staging(loc);
-    }
+    transaction::remove_stale_staging(loc);
     Ok((!said.is_empty()).then(|| said.join("; ")))
 }

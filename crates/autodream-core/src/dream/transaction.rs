@@ -308,10 +308,24 @@ pub fn recover_journal(loc: &Locations) -> Result<Option<String>, LifecycleError
 }
 
 /// Removes staging copies left by dreams that are no longer running.
+///
+/// The folders are listed before the task is read: a dream saves its task before it creates
+/// its staging copy, so a copy created after the listing is never touched, and one created
+/// before it belongs to a task this reads as running.
 pub fn remove_stale_staging(loc: &Locations) {
     let dir = loc.state_dir().join(STAGING_DIR);
-    if dir.exists() && !loc.state_dir().join(JOURNAL_FILE).exists() {
-        let _ = std::fs::remove_dir_all(&dir);
+    if loc.state_dir().join(JOURNAL_FILE).exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(&dir) else { return };
+    let listed: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    let live = super::task::load(&loc.memory_dir)
+        .filter(|t| t.state == super::task::TaskState::Running && crate::lock::pid_alive(t.pid))
+        .map(|t| t.id);
+    for path in listed {
+        if path.file_name().and_then(|n| n.to_str()) != live.as_deref() {
+            let _ = std::fs::remove_dir_all(&path);
+        }
     }
 }
 
