@@ -9,10 +9,10 @@
 # every entry needs its `stat`; `min_sessions` is set above the count so the gate closes
 # after the scan and no dream starts.
 #
-# Two comparisons:
-#   shell  both commands through hyperfine's shell (which subtracts the shell's start-up):
-#          the hook with its JSON on stdin against the find | wc pipeline. The headline.
-#   -N     no shell at all: the hook against `find` alone (no wc), for a noise-free view.
+# Two comparisons, both with hyperfine -N (no shell of hyperfine's, no correction):
+#   sh     `sh -c 'exec autodream hook < hook.json'` against `sh -c 'find … | wc -l'`: each
+#          side starts one shell, the pipeline as written in the issue. The headline.
+#   -N     the hook (stdin /dev/null) against `find` alone (no shell, no wc).
 #
 # Usage: benches/sessions_gate.sh   (SESSIONS=20000 to change the count; AUTODREAM_BIN=path)
 # shellcheck source=lib/common.sh
@@ -66,11 +66,11 @@ out="$(cd "$PROJECT" && bench_env "${GATE_ENV[@]}" "$BIN" hook <"$HOOK_JSON" 2>&
 
 hf=(hyperfine --style basic --warmup "$WARMUP" --runs "$RUNS" --prepare "rm -f $STAMP")
 
-say "shell: hook (one scan) against find | wc -l"
-(cd "$PROJECT" && bench_env "${GATE_ENV[@]}" "${hf[@]}" \
+say "sh: hook (one scan) against find | wc -l"
+(cd "$PROJECT" && bench_env "${GATE_ENV[@]}" "${hf[@]}" -N \
     --export-json "$BENCH_OUT/sessions-gate.json" \
-    -n "autodream hook < hook.json (scan of $SESSIONS)" "'$BIN' hook < '$HOOK_JSON'" \
-    -n "find | wc -l" "find '$SESSIONS_DIR' -maxdepth 1 -newer '$LOCK' -name '*.jsonl' | wc -l") >&2
+    -n "sh -c 'exec autodream hook < hook.json' (scan of $SESSIONS)" "sh -c \"exec $BIN hook < $HOOK_JSON\"" \
+    -n "sh -c 'find | wc -l'" "sh -c \"find $SESSIONS_DIR -maxdepth 1 -newer $LOCK -name '*.jsonl' | wc -l\"") >&2
 expect_no_dream
 
 say "-N: hook (one scan) against find alone"
@@ -82,8 +82,8 @@ expect_no_dream
 
 say "sessions gate results"
 f="$BENCH_OUT/sessions-gate.json"
-record "sessions gate 10k / find|wc (sh, mean)" "$(hf_ratio "$f" 0 1)x" "<=1.2x" \
+record "sessions gate $SESSIONS / find|wc (via sh, mean)" "$(hf_ratio "$f" 0 1)x" "<=1.2x" \
     "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms; median ratio $(hf_ratio "$f" 0 1 median)x; $SESSIONS files"
 f="$BENCH_OUT/sessions-gate-noshell.json"
-record "sessions gate 10k / find (-N, mean)" "$(hf_ratio "$f" 0 1)x" "info" \
+record "sessions gate $SESSIONS / find (-N, mean)" "$(hf_ratio "$f" 0 1)x" "info" \
     "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms; median ratio $(hf_ratio "$f" 0 1 median)x"
