@@ -40,7 +40,7 @@ pub fn recency(date: Date, today: Date) -> f32 {
 }
 
 fn weight(f: &Fact) -> f32 {
-    let mut w = 1.0;
+    let mut w = f.context;
     if f.pinned {
         w *= PINNED_WEIGHT;
     }
@@ -91,9 +91,9 @@ pub fn select(
         };
     let value = |i: usize, covered: &HashMap<u64, u32>| -> f32 {
         let s = &scores[i];
-        let words: f32 =
+        let keys: f32 =
             s.keys.iter().map(|(k, v)| v * DECAY.powi(covered.get(k).copied().unwrap_or(0) as i32)).sum();
-        s.base + words
+        (s.words + keys) * s.factor
     };
     let static_priority: Vec<f32> = (0..n)
         .map(|i| {
@@ -176,11 +176,13 @@ mod tests {
             text: text.into(),
             group,
             seq: 0,
+            lead: String::new(),
             origin: Origin::New,
             source: "s".into(),
             salience: 0.0,
             superseded_on: None,
             pinned: false,
+            context: 1.0,
         }
     }
 

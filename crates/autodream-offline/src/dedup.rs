@@ -201,6 +201,7 @@ pub fn merge_duplicates(facts: &mut Vec<Fact>, foreign: &[String]) -> usize {
                     .unwrap_or(&members[0])
             });
         let pinned = members.iter().any(|&i| facts[i].pinned);
+        let context = members.iter().map(|&i| facts[i].context).fold(1.0, f32::max);
         if facts[survivor].origin != Origin::Edited {
             let (date, group, seq) = (facts[newest].date, facts[newest].group, facts[newest].seq);
             // Was it in memory already? Then it still is (it was not learned anew).
@@ -215,6 +216,7 @@ pub fn merge_duplicates(facts: &mut Vec<Fact>, foreign: &[String]) -> usize {
             s.origin = origin;
         }
         facts[survivor].pinned = pinned;
+        facts[survivor].context = context;
         for &m in members {
             if m != survivor {
                 remove[m] = true;
@@ -250,11 +252,13 @@ mod tests {
             text: text.into(),
             group: stable_hash(text.as_bytes()),
             seq: 0,
+            lead: String::new(),
             origin,
             source: "s".into(),
             salience: 1.0,
             superseded_on: None,
             pinned: false,
+            context: 1.0,
         }
     }
 

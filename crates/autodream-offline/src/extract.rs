@@ -22,10 +22,14 @@ use crate::dates_api;
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::gather::{Statement, StatementOrigin, Voice};
 use crate::salience::Scorer;
-use crate::text::{split_sentences, stable_hash, words};
+use crate::text::{ADVERBS, IRREGULAR_PAST, MODALS, split_clauses, split_sentences, stable_hash, words};
 
 /// Facts worth less than this are small talk and are not kept anywhere.
 pub const MIN_VALUE: f32 = 0.9;
+/// Weight of a statement made in reply to a question.
+pub const REPLY_WEIGHT: f32 = 1.6;
+/// Weight of a speaker's first statement in a session.
+pub const OPENING_WEIGHT: f32 = 1.5;
 
 /// Interjections and filler that may open a sentence, followed by any punctuation or space.
 static LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -153,183 +157,6 @@ fn first_person(word: &str) -> Option<Person1> {
         },
     })
 }
-
-const ADVERBS: &[&str] = &[
-    "really",
-    "just",
-    "also",
-    "always",
-    "usually",
-    "never",
-    "still",
-    "even",
-    "totally",
-    "definitely",
-    "finally",
-    "actually",
-    "often",
-    "sometimes",
-    "recently",
-    "truly",
-    "honestly",
-    "absolutely",
-    "kinda",
-    "only",
-    "already",
-    "mostly",
-    "seriously",
-    "literally",
-    "personally",
-    "now",
-    "then",
-    "too",
-    "basically",
-    "both",
-    "all",
-    "certainly",
-    "def",
-    "so",
-    "sure",
-    "generally",
-    "normally",
-    "rarely",
-    "barely",
-    "hardly",
-    "especially",
-    "particularly",
-    "simply",
-    "officially",
-    "currently",
-    "lately",
-    "absolutely",
-    "genuinely",
-    "secretly",
-    "already",
-];
-const MODALS: &[&str] = &[
-    "can",
-    "could",
-    "will",
-    "would",
-    "should",
-    "shall",
-    "may",
-    "might",
-    "must",
-    "can't",
-    "cannot",
-    "won't",
-    "wouldn't",
-    "couldn't",
-    "shouldn't",
-    "mustn't",
-    "gonna",
-    "wanna",
-    "gotta",
-    "used",
-    "ought",
-    "need",
-];
-const IRREGULAR_PAST: &[&str] = &[
-    "went",
-    "got",
-    "made",
-    "took",
-    "saw",
-    "had",
-    "did",
-    "felt",
-    "found",
-    "thought",
-    "knew",
-    "came",
-    "gave",
-    "told",
-    "said",
-    "bought",
-    "brought",
-    "began",
-    "left",
-    "met",
-    "ran",
-    "wrote",
-    "won",
-    "lost",
-    "kept",
-    "heard",
-    "held",
-    "sent",
-    "spent",
-    "built",
-    "taught",
-    "caught",
-    "sat",
-    "stood",
-    "understood",
-    "became",
-    "chose",
-    "drew",
-    "drove",
-    "ate",
-    "fell",
-    "flew",
-    "forgot",
-    "grew",
-    "hid",
-    "hung",
-    "led",
-    "lent",
-    "paid",
-    "rode",
-    "rang",
-    "rose",
-    "sang",
-    "shook",
-    "slept",
-    "sold",
-    "spoke",
-    "stole",
-    "swam",
-    "threw",
-    "wore",
-    "woke",
-    "broke",
-    "dug",
-    "fed",
-    "fought",
-    "froze",
-    "quit",
-    "shut",
-    "sought",
-    "struck",
-    "swore",
-    "tore",
-    "wept",
-    "mean't",
-    "was",
-    "were",
-    "didn't",
-    "wasn't",
-    "weren't",
-    "hadn't",
-    "started",
-    "got",
-    "lit",
-    "dealt",
-    "meant",
-    "read",
-    "put",
-    "cut",
-    "set",
-    "let",
-    "hit",
-    "hurt",
-    "burnt",
-    "learnt",
-    "dreamt",
-    "spelt",
-    "felt",
-];
 
 /// The verb after "I", agreed with a third-person singular subject.
 fn agree_third_person(verb: &str) -> Option<String> {
@@ -598,30 +425,39 @@ pub fn extract(
 ) -> Extracted {
     let mut out = Extracted::default();
     for st in statements {
-        let group = stable_hash(format!("{}\u{0}{}", st.source, st.line).as_bytes());
-        let mut seq = 0u32;
-        let mut push = |out: &mut Extracted, topic: String, text: String, pinned: bool| {
-            let text = terminate(capitalise_first(text.trim()));
-            let scored = scorer.score(&text);
-            if scored.value < MIN_VALUE && !pinned {
-                out.dropped += 1;
-                return;
-            }
-            out.redactions += text.matches("[REDACTED:").count();
-            out.facts.push(Fact {
-                topic,
-                date: st.date,
-                text,
-                group,
-                seq,
-                origin: Origin::New,
-                source: st.source.clone(),
-                salience: scored.value,
-                superseded_on: None,
-                pinned,
-            });
-            seq += 1;
-        };
+        let group = stable_hash(st.source.as_bytes());
+        // Facts of a session share its line, in the order they were said.
+        let line_base = (st.line as u64) << 16;
+        let mut sentence_index = 0u64;
+        let context = if st.replies_to_question { REPLY_WEIGHT } else { 1.0 }
+            * if st.opens_session { OPENING_WEIGHT } else { 1.0 };
+        let mut push =
+            |out: &mut Extracted, topic: String, subject: Option<&str>, text: String, pinned: bool| {
+                let text = terminate(capitalise_first(text.trim()));
+                let seq_base = line_base | (sentence_index << 8);
+                sentence_index += 1;
+                for (ci, (lead, clause)) in split_clauses(&text).into_iter().enumerate() {
+                    let scored = scorer.score_about(clause, subject);
+                    if scored.content() < MIN_VALUE && !pinned {
+                        out.dropped += 1;
+                        continue;
+                    }
+                    out.facts.push(Fact {
+                        topic: topic.clone(),
+                        date: st.date,
+                        text: clause.to_string(),
+                        group,
+                        seq: seq_base | ci as u64,
+                        lead: lead.to_string(),
+                        origin: Origin::New,
+                        source: st.source.clone(),
+                        salience: scored.value,
+                        superseded_on: None,
+                        pinned,
+                        context,
+                    });
+                }
+            };
         for raw in split_sentences(&st.text) {
             let s = strip_filler(raw, people);
             if s.is_empty() || is_question(s) || is_small_talk(s) {
@@ -637,7 +473,7 @@ pub fn extract(
                 Voice::Person(name) => {
                     let topic = topics.person(name);
                     let text = annotated(&attribute(s, name));
-                    push(&mut out, topic, text, remembered);
+                    push(&mut out, topic, Some(name), text, remembered);
                 }
                 Voice::User => {
                     let Some(kind) = classify_user_sentence(s, remembered) else {
@@ -646,21 +482,21 @@ pub fn extract(
                     };
                     let topic = topics.typed(kind);
                     let text = annotated(&attribute(s, "the user"));
-                    push(&mut out, topic, text, remembered);
+                    push(&mut out, topic, Some("the user"), text, remembered);
                 }
                 Voice::Note => {
-                    let topic = match classify_note(s, people) {
-                        Ok(person) => topics.person(&person),
-                        Err(kind) => topics.typed(kind),
+                    let (topic, subject) = match classify_note(s, people) {
+                        Ok(person) => (topics.person(&person), Some(person)),
+                        Err(kind) => (topics.typed(kind), None),
                     };
-                    push(&mut out, topic, annotated(s), true);
+                    push(&mut out, topic, subject.as_deref(), annotated(s), true);
                 }
             }
         }
         if let Voice::Person(name) = &st.voice {
             for image in &st.images {
                 let topic = topics.person(name);
-                push(&mut out, topic, format!("Photo: {image}"), false);
+                push(&mut out, topic, Some(name), format!("Photo: {image}"), false);
             }
         }
         let _ = st.origin == StatementOrigin::DailyLog;

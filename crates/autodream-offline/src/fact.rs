@@ -50,7 +50,11 @@ pub struct Fact {
     pub text: String,
     /// Facts with the same group are written on one line, in `seq` order.
     pub group: u64,
-    pub seq: u32,
+    /// Position within the line: statement line, sentence and clause, packed.
+    pub seq: u64,
+    /// The text that joined this clause to the previous clause of its sentence (", ",
+    /// " - ", " "); empty when the fact starts a sentence.
+    pub lead: String,
     pub origin: Origin,
     /// Where it was learned (session id, log file, or the topic file it was read from).
     pub source: String,
@@ -62,6 +66,9 @@ pub struct Fact {
     /// A bonus for facts the user asked to keep or wrote themselves (daily-log notes,
     /// "remember …" requests): they are pruned last.
     pub pinned: bool,
+    /// How the statement was made, as a weight on salience: information given in reply to
+    /// a question, or as the news that opens a conversation, is what people ask about later.
+    pub context: f32,
 }
 
 impl Fact {
@@ -73,13 +80,14 @@ impl Fact {
         }
         match self.superseded_on {
             // `- YYYY-MM-DD (superseded YYYY-MM-DD): text\n`
-            Some(_) => 2 + 10 + 13 + 10 + 3 + self.text.len() + 1,
-            None => 2 + 10 + 2 + self.text.len() + 1,
+            Some(_) => 2 + 10 + 13 + 10 + 3 + self.text.len() + 2,
+            None => 2 + 10 + 2 + self.text.len() + 2,
         }
     }
 
-    /// Bytes this fact adds when it joins a line already started by its group.
+    /// Bytes this fact adds when it joins a line already started by its group (its
+    /// separator, its text, a terminator).
     pub fn join_cost(&self) -> usize {
-        1 + self.text.len()
+        self.lead.len().max(1) + self.text.len() + 1
     }
 }

@@ -53,6 +53,10 @@ pub struct Statement {
     pub origin: StatementOrigin,
     /// Secrets replaced in this statement.
     pub redactions: usize,
+    /// The statement answers a question the other party just asked.
+    pub replies_to_question: bool,
+    /// The speaker's first turn in the session (their news since last time).
+    pub opens_session: bool,
 }
 
 /// What gathering found.
@@ -165,6 +169,9 @@ pub fn gather(
     let mut g = Gathered::default();
     for session in sessions {
         let mut any = false;
+        // The last turn by someone else, and who has spoken so far in this session.
+        let mut previous: Option<(&str, bool)> = None;
+        let mut spoken: Vec<&str> = Vec::new();
         for turn in &session.turns {
             if turn.kind != TurnKind::Conversation {
                 continue;
@@ -172,10 +179,21 @@ pub fn gather(
             any = true;
             g.turns += 1;
             g.reviewed_bytes += (turn.speaker_or_role().len() + 2 + turn.text.len() + 1) as u64;
+            let who = turn.speaker_or_role();
+            let asked = previous.is_some_and(|(p, q)| p != who && q);
+            let opens = !spoken.contains(&who);
             match statement_from_turn(turn, session, now, tz, redact) {
-                Some(s) => g.statements.push(s),
+                Some(mut s) => {
+                    s.replies_to_question = asked;
+                    s.opens_session = opens;
+                    g.statements.push(s);
+                }
                 None => g.dropped_turns += 1,
             }
+            if opens {
+                spoken.push(who);
+            }
+            previous = Some((who, turn.text.contains('?') || turn.text.contains('？')));
         }
         if any {
             g.sessions += 1;
@@ -199,6 +217,8 @@ pub fn gather(
             line: entry.line,
             origin: StatementOrigin::DailyLog,
             redactions,
+            replies_to_question: false,
+            opens_session: false,
         });
     }
     // Oldest first, then by source and line: the order facts are learned in.
@@ -241,6 +261,8 @@ fn statement_from_turn(
         line: turn.line,
         origin: StatementOrigin::Transcript,
         redactions,
+        replies_to_question: false,
+        opens_session: false,
     })
 }
 

@@ -48,7 +48,7 @@ use crate::fact::{Fact, Origin};
 use crate::orient::ARCHIVE_DIR;
 use crate::render::Layout;
 use crate::salience::{Scored, Scorer};
-use crate::state::{EngineState, line_hash};
+use crate::state::{EngineState, fact_hash, line_hash};
 
 /// The smallest budget, whatever the input: a first dream over a short session still
 /// keeps what it learned.
@@ -168,6 +168,13 @@ impl Engine for OfflineEngine {
         let extracted = extract::extract(&gathered.statements, &mut topics, &people_longest, &scorer);
         let own_texts: BTreeSet<u64> = oriented.facts.iter().map(|f| own_key(&f.text)).collect();
         let mut facts: Vec<Fact> = oriented.facts.clone();
+        if let Some(s) = &state {
+            for f in facts.iter_mut() {
+                if let Some(&w) = s.priors.get(&fact_hash(&f.text)) {
+                    f.context = w;
+                }
+            }
+        }
         let mut reingested = 0;
         let mut redactions = 0;
         for f in extracted.facts {
@@ -208,7 +215,8 @@ impl Engine for OfflineEngine {
         for f in facts.iter_mut() {
             f.salience = 0.0;
         }
-        let scores: Vec<Scored> = facts.iter().map(|f| scorer.score(&f.text)).collect();
+        let scores: Vec<Scored> =
+            facts.iter().map(|f| scorer.score_about(&f.text, subject_of(&f.topic).as_deref())).collect();
         for (f, s) in facts.iter_mut().zip(&scores) {
             f.salience = s.value;
         }
@@ -246,6 +254,11 @@ impl Engine for OfflineEngine {
             reviewed_bytes: reviewed_total,
             dreams: state.as_ref().map_or(0, |s| s.dreams) + 1,
             files: BTreeMap::new(),
+            priors: facts
+                .iter()
+                .filter(|f| f.context != 1.0)
+                .map(|f| (fact_hash(&f.text), f.context))
+                .collect(),
         };
         for (rel, text) in &plan.files {
             let path = ctx.staging.join(rel);

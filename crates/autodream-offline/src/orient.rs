@@ -22,7 +22,7 @@ use autodream_core::memdir::{INDEX_FILE, list_topic_files};
 
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::state::EngineState;
-use crate::text::{split_sentences, stable_hash};
+use crate::text::{split_clauses, split_sentences, stable_hash};
 
 /// The archive folder, relative to the memory directory.
 pub const ARCHIVE_DIR: &str = ".archive";
@@ -168,9 +168,7 @@ fn read_own_file(rel: &str, text: &str, state: Option<&EngineState>, today: Date
             && let Some(c) = FACT_LINE_RE.captures(trimmed)
         {
             let date = parse_date(&c[1]).unwrap_or(updated);
-            for (seq, sentence) in split_sentences(&c[2]).into_iter().enumerate() {
-                out.facts.push(loaded_fact(&info.slug, date, sentence, group, seq, Origin::Kept, rel, None));
-            }
+            push_clauses(&mut out.facts, &info.slug, date, &c[2], group, Origin::Kept, rel);
             continue;
         }
         if written
@@ -195,13 +193,33 @@ fn read_own_file(rel: &str, text: &str, state: Option<&EngineState>, today: Date
     out.topics.insert(info.slug.clone(), info);
 }
 
+/// The facts of one written line: its sentences, split into clauses as extraction does.
+fn push_clauses(
+    out: &mut Vec<Fact>,
+    topic: &str,
+    date: Date,
+    content: &str,
+    group: u64,
+    origin: Origin,
+    source: &str,
+) {
+    for (si, sentence) in split_sentences(content).into_iter().enumerate() {
+        for (ci, (lead, clause)) in split_clauses(sentence).into_iter().enumerate() {
+            let seq = ((si as u64) << 8) | ci as u64;
+            let mut f = loaded_fact(topic, date, clause, group, seq, origin, source, None);
+            f.lead = lead.to_string();
+            out.push(f);
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn loaded_fact(
     topic: &str,
     date: Date,
     text: &str,
     group: u64,
-    seq: usize,
+    seq: u64,
     origin: Origin,
     source: &str,
     superseded_on: Option<Date>,
@@ -211,12 +229,14 @@ fn loaded_fact(
         date,
         text: text.trim().to_string(),
         group,
-        seq: seq as u32,
+        seq,
+        lead: String::new(),
         origin,
         source: source.to_string(),
         salience: 0.0,
         superseded_on,
         pinned: false,
+        context: 1.0,
     }
 }
 
@@ -257,18 +277,7 @@ fn read_archive(staging: &Path, today: Date, out: &mut Oriented) {
             let group = stable_hash(format!("{source}\u{0}{n}").as_bytes());
             if let Some(c) = FACT_LINE_RE.captures(line.trim_end()) {
                 let date = parse_date(&c[1]).unwrap_or(today);
-                for (seq, sentence) in split_sentences(&c[2]).into_iter().enumerate() {
-                    out.facts.push(loaded_fact(
-                        &info.slug,
-                        date,
-                        sentence,
-                        group,
-                        seq,
-                        Origin::Archived,
-                        &source,
-                        None,
-                    ));
-                }
+                push_clauses(&mut out.facts, &info.slug, date, &c[2], group, Origin::Archived, &source);
             } else if let Some(c) = SUPERSEDED_LINE_RE.captures(line.trim_end()) {
                 let date = parse_date(&c[1]).unwrap_or(today);
                 let on = parse_date(&c[2]).unwrap_or(today);

@@ -92,10 +92,12 @@ fn fact_lines(facts: &[&Fact], layout: Layout, out: &mut String) {
             i += 1;
             continue;
         }
+        let mut line = String::new();
         match f.superseded_on {
-            Some(on) => out.push_str(&format!("- {} (superseded {on}): {}", f.date, f.text)),
-            None => out.push_str(&format!("- {}: {}", f.date, f.text)),
+            Some(on) => line.push_str(&format!("- {} (superseded {on}): ", f.date)),
+            None => line.push_str(&format!("- {}: ", f.date)),
         }
+        line.push_str(&capitalise_first(&f.text));
         let mut j = i + 1;
         while f.superseded_on.is_none()
             && j < facts.len()
@@ -104,12 +106,46 @@ fn fact_lines(facts: &[&Fact], layout: Layout, out: &mut String) {
             && facts[j].origin != Origin::Edited
             && facts[j].superseded_on.is_none()
         {
-            out.push(' ');
-            out.push_str(&facts[j].text);
+            let next = facts[j];
+            if next.seq == facts[j - 1].seq + 1 && !next.lead.is_empty() {
+                // The next clause of the same sentence: rejoin it as it was said.
+                line.push_str(&next.lead);
+                line.push_str(&next.text);
+            } else {
+                terminate(&mut line);
+                line.push(' ');
+                line.push_str(&capitalise_first(&next.text));
+            }
             j += 1;
         }
+        terminate(&mut line);
+        out.push_str(&line);
         out.push('\n');
         i = j;
+    }
+}
+
+/// Ends a text with a sentence terminator unless it has one.
+pub fn terminate(s: &mut String) {
+    let t = s.trim_end_matches(['"', '\'', '”', '’', ')', ']']);
+    if !t.ends_with(['.', '!', '?', '…', '。', '！', '？']) {
+        let trimmed_len = s.trim_end().len();
+        s.truncate(trimmed_len);
+        if s.chars().last().is_some_and(crate::text::is_cjk) {
+            s.push('。');
+        } else {
+            s.push('.');
+        }
+    }
+}
+
+/// The text with its first letter capitalised.
+pub fn capitalise_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) if f.is_lowercase() => f.to_uppercase().collect::<String>() + c.as_str(),
+        Some(f) => f.to_string() + c.as_str(),
+        None => String::new(),
     }
 }
 
@@ -332,18 +368,20 @@ pub fn index_file(
 mod tests {
     use super::*;
 
-    fn fact(text: &str, date: &str, group: u64, seq: u32) -> Fact {
+    fn fact(text: &str, date: &str, group: u64, seq: u64) -> Fact {
         Fact {
             topic: "caroline".into(),
             date: date.parse().unwrap(),
             text: text.into(),
             group,
             seq,
+            lead: String::new(),
             origin: Origin::New,
             source: "s".into(),
             salience: 1.0,
             superseded_on: None,
             pinned: false,
+            context: 1.0,
         }
     }
 

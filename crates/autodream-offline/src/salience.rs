@@ -12,34 +12,51 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::text::{Commonness, commonness_of_key, is_capitalised, stable_hash, word_key, words};
+use crate::text::{
+    ADVERBS, IRREGULAR_PAST, MODALS, is_capitalised, stable_hash, surprise_of_key, word_key, words,
+};
 
-/// Worth of a word by how common it is.
+/// A word's worth grows with its surprise (nats) from `SURPRISE_FLOOR` to
+/// `SURPRISE_FLOOR + SURPRISE_SPAN`, where it is worth 1.
+const SURPRISE_FLOOR: f32 = 8.0;
+const SURPRISE_SPAN: f32 = 5.0;
 const FUNCTION_VALUE: f32 = 0.0;
-const COMMON_VALUE: f32 = 0.15;
-const FREQUENT_VALUE: f32 = 0.45;
-const RARE_VALUE: f32 = 1.0;
 const NUMBER_VALUE: f32 = 0.7;
 /// A capitalised word inside a sentence is probably a name or a title.
 const CAPITALISED_VALUE: f32 = 0.6;
 /// Words worth at least this much are "keys": repeated keys are worth less (see budget).
-pub const KEY_MIN_VALUE: f32 = 0.45;
+pub const KEY_MIN_VALUE: f32 = 0.3;
 /// A resolved or explicit date makes a statement an event with its when.
-const DATE_BONUS: f32 = 1.0;
+pub const DATE_FACTOR: f32 = 1.6;
 /// A quoted title ("Becoming Nicole").
-const QUOTE_BONUS: f32 = 0.6;
+pub const QUOTE_FACTOR: f32 = 1.3;
+/// The subject did or will do something ("Caroline went", "we are planning").
+pub const EVENT_FACTOR: f32 = 1.5;
+/// The subject is, has or likes something ("Nate loves", "Jon has").
+pub const STATE_FACTOR: f32 = 1.15;
+/// A sentence about the listener ("you", "your"): a reaction, rarely a fact.
+pub const SECOND_PERSON_FACTOR: f32 = 0.5;
 /// Each CJK bigram (Chinese has no spaces, so no word list applies).
 const CJK_BIGRAM_VALUE: f32 = 0.3;
 
-/// The score of one fact text.
+/// The score of one fact text: what its words carry, times how it says it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
-    /// Word values (keys listed separately) plus bonuses.
+    /// `(words + Σ keys) × factor`.
     pub value: f32,
     /// `(key hash, value)` of each informative word, for diminishing returns on repeats.
     pub keys: Vec<(u64, f32)>,
-    /// The part of `value` that does not decay with repeats (dates, quotes, common words).
-    pub base: f32,
+    /// The value of the less informative words (no diminishing returns).
+    pub words: f32,
+    /// The product of the statement's factors (date, quote, action, second person).
+    pub factor: f32,
+}
+
+impl Scored {
+    /// What the words carry, before factors: small talk carries little.
+    pub fn content(&self) -> f32 {
+        self.words + self.keys.iter().map(|(_, v)| v).sum::<f32>()
+    }
 }
 
 /// Date annotations written after relative expressions, and explicit dates in text.
@@ -72,7 +89,13 @@ impl Scorer {
         Scorer { names: set }
     }
 
+    /// Scores a fact with no known subject.
     pub fn score(&self, text: &str) -> Scored {
+        self.score_about(text, None)
+    }
+
+    /// Scores a fact of a topic whose subject (the person, or "the user") is `subject`.
+    pub fn score_about(&self, text: &str, subject: Option<&str>) -> Scored {
         let has_date = DATE_RE.is_match(text);
         let stripped = ANNOTATION_RE.replace_all(text, "");
         let mut base = 0.0f32;
@@ -86,12 +109,7 @@ impl Scorer {
             let mut v = if key.chars().all(|c| c.is_ascii_digit()) {
                 NUMBER_VALUE
             } else {
-                match commonness_of_key(&key) {
-                    Commonness::Function => FUNCTION_VALUE,
-                    Commonness::Common => COMMON_VALUE,
-                    Commonness::Frequent => FREQUENT_VALUE,
-                    Commonness::Rare => RARE_VALUE,
-                }
+                ((surprise_of_key(&key) - SURPRISE_FLOOR) / SURPRISE_SPAN).clamp(0.0, 1.0)
             };
             // Capitalised mid-sentence: a name or title even when the word is common
             // ("Little Women", "Iron Man"); the first word of a sentence proves nothing.
@@ -106,17 +124,95 @@ impl Scorer {
                 base += v;
             }
         }
-        let cjk = crate::text::cjk_bigrams(&stripped).len() as f32 * CJK_BIGRAM_VALUE;
-        base += cjk;
+        base += crate::text::cjk_bigrams(&stripped).len() as f32 * CJK_BIGRAM_VALUE;
+        let mut factor = 1.0;
         if has_date {
-            base += DATE_BONUS;
+            factor *= DATE_FACTOR;
         }
         if QUOTE_RE.is_match(&stripped) {
-            base += QUOTE_BONUS;
+            factor *= QUOTE_FACTOR;
         }
-        let value = base + keys.iter().map(|(_, v)| v).sum::<f32>();
-        Scored { value, keys, base }
+        factor *= subject_action(&ws, &stripped, subject);
+        if addresses_listener(&ws) {
+            factor *= SECOND_PERSON_FACTOR;
+        }
+        let content = base + keys.iter().map(|(_, v)| v).sum::<f32>();
+        Scored { value: content * factor, keys, words: base, factor }
     }
+}
+
+/// Does the sentence speak to the listener ("you", "your") rather than about the speaker?
+fn addresses_listener(ws: &[crate::text::Word<'_>]) -> bool {
+    ws.iter().any(|w| {
+        let k = word_key(w.text);
+        matches!(k.as_str(), "you" | "your" | "youre" | "youve" | "youll" | "youd" | "yours" | "yourself")
+    })
+}
+
+/// What the subject does in the sentence: an action or plan ([`EVENT_FACTOR`]), a state
+/// or liking ([`STATE_FACTOR`]), or nothing (1).
+fn subject_action(ws: &[crate::text::Word<'_>], text: &str, subject: Option<&str>) -> f32 {
+    let subject_words: Vec<String> =
+        subject.map(|s| words(s).iter().map(|w| word_key(w.text)).collect()).unwrap_or_default();
+    let mut best: f32 = 1.0;
+    let mut i = 0;
+    while i < ws.len() {
+        let key = word_key(ws[i].text);
+        let is_subject = if !subject_words.is_empty() && key == subject_words[0] {
+            // A multi-word subject ("the user") must match in full.
+            let n = subject_words.len();
+            let ok = i + n <= ws.len() && (0..n).all(|k| word_key(ws[i + k].text) == subject_words[k]);
+            if ok {
+                // A possessive ("Caroline's kids") is not the subject acting.
+                let last = ws[i + n - 1].text;
+                if last.ends_with("'s") || last.ends_with("’s") {
+                    i += n;
+                    continue;
+                }
+                i += n - 1;
+            }
+            ok
+        } else {
+            matches!(key.as_str(), "we" | "they")
+        };
+        if !is_subject {
+            i += 1;
+            continue;
+        }
+        // A contraction carried the verb: "Caroline's going" was rewritten "Caroline is".
+        let mut j = i + 1;
+        while j < ws.len() && ADVERBS.contains(&ws[j].text.to_lowercase().as_str()) {
+            j += 1;
+        }
+        let Some(verb) = ws.get(j) else { break };
+        if !text[ws[j - 1].end()..verb.start].trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        let v = verb.text.to_lowercase().replace('’', "'");
+        let next = ws.get(j + 1).map(|w| w.text.to_lowercase()).unwrap_or_default();
+        let score = if IRREGULAR_PAST.contains(&v.as_str()) && !matches!(v.as_str(), "was" | "were" | "had") {
+            EVENT_FACTOR
+        } else if v.ends_with("ed") && v.len() > 3 {
+            EVENT_FACTOR
+        } else if matches!(
+            v.as_str(),
+            "is" | "are" | "was" | "were" | "will" | "would" | "has" | "have" | "had"
+        ) && (next.ends_with("ing")
+            || matches!(next.as_str(), "going" | "gonna" | "about" | "been" | "just" | "finally"))
+        {
+            EVENT_FACTOR
+        } else if MODALS.contains(&v.as_str()) || v == "gonna" || v == "wanna" {
+            STATE_FACTOR
+        } else if v.chars().all(|c| c.is_ascii_lowercase()) && v.len() > 2 {
+            STATE_FACTOR
+        } else {
+            0.0
+        };
+        best = best.max(score);
+        i = j;
+    }
+    best
 }
 
 /// A plural-insensitive form of a key, so "guitar" and "guitars" repeat each other.
@@ -134,7 +230,7 @@ mod tests {
         let filler = s.score("Caroline thinks that is so awesome and really great.");
         let fact = s.score("Caroline moved from Sweden 4 years ago (2019).");
         assert!(filler.value < 0.5, "{filler:?}");
-        assert!(fact.value > 2.5, "{fact:?}");
+        assert!(fact.value > 2.0, "{fact:?}");
         // The person's own name is worth nothing.
         assert_eq!(s.score("Caroline").value, 0.0);
     }
@@ -144,7 +240,8 @@ mod tests {
         let s = Scorer::new(["Jon"]);
         let with = s.score("Jon went to Rome last week (week of 2023-06-12).");
         let without = s.score("Jon went to Rome last week.");
-        assert!((with.value - without.value - DATE_BONUS).abs() < 1e-4, "{with:?} {without:?}");
+        assert!((with.value - without.value * DATE_FACTOR).abs() < 1e-4, "{with:?} {without:?}");
+        assert!((with.content() - without.content()).abs() < 1e-4);
     }
 
     #[test]
@@ -152,7 +249,24 @@ mod tests {
         let s = Scorer::default();
         let t = s.score("She watched \"Little Women\" twice.");
         let plain = s.score("She watched little women twice.");
-        assert!(t.value > plain.value + QUOTE_BONUS, "{t:?} {plain:?}");
+        assert!(t.content() > plain.content(), "{t:?} {plain:?}");
+        assert!((t.factor - QUOTE_FACTOR).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_subject_acting_counts_reactions_to_the_listener_do_not() {
+        let s = Scorer::new(["Caroline"]);
+        let act = s.score_about("Caroline went to a support group.", Some("Caroline"));
+        assert!((act.factor - EVENT_FACTOR).abs() < 1e-6, "{act:?}");
+        let plan = s.score_about("We are planning a trip.", Some("Caroline"));
+        assert!((plan.factor - EVENT_FACTOR).abs() < 1e-6);
+        let likes = s.score_about("Caroline loves pottery.", Some("Caroline"));
+        assert!((likes.factor - STATE_FACTOR).abs() < 1e-6);
+        let possessive = s.score_about("Caroline's kids made pottery.", Some("Caroline"));
+        assert!((possessive.factor - 1.0).abs() < 1e-6, "{possessive:?}");
+        let reaction = s.score_about("Your pottery looks great.", Some("Caroline"));
+        let plain = s.score_about("The pottery looks great.", Some("Caroline"));
+        assert!((reaction.value - plain.value * SECOND_PERSON_FACTOR).abs() < 1e-4);
     }
 
     #[test]

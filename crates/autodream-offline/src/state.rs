@@ -28,6 +28,15 @@ pub struct EngineState {
     pub dreams: u64,
     /// Topic file (relative path) → hashes (hex) of the lines the engine wrote there.
     pub files: BTreeMap<String, BTreeSet<String>>,
+    /// Fact text hash ([`fact_hash`]) → context weight, for facts whose weight is not 1:
+    /// how a fact was said is not in its text, and a later dream must weigh it the same.
+    #[serde(default)]
+    pub priors: BTreeMap<String, f32>,
+}
+
+/// The hash under which a fact's context weight is remembered.
+pub fn fact_hash(text: &str) -> String {
+    format!("{:016x}", stable_hash(text.trim().as_bytes()))
 }
 
 /// The hash under which a written line is remembered.

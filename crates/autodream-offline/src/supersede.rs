@@ -119,11 +119,13 @@ mod tests {
             text: text.into(),
             group: 0,
             seq: 0,
+            lead: String::new(),
             origin: Origin::New,
             source: "s".into(),
             salience: 1.0,
             superseded_on: None,
             pinned: false,
+            context: 1.0,
         }
     }
 

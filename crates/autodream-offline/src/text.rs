@@ -1,13 +1,14 @@
 //! Text primitives shared by every phase: words, sentences, CJK handling, and how much a
 //! word tells.
 //!
-//! "How much a word tells" is measured against three small hand-written lists of general
-//! English (function words and chat filler, very common words, frequent concrete words):
-//! a word on none of them is rare, and rare words are what later questions ask about
-//! (names, titles, places, hobbies). Nothing here depends on the input being English: CJK
-//! text is handled by character bigrams, and unknown scripts simply count as rare.
+//! "How much a word tells" is its surprise in general English (−ln p, from a built-in
+//! table of the 12,000 most frequent words, `words/frequency.txt`), with a hand-written
+//! list of chat filler (`words/function.txt`) counted as telling nothing. A word missing
+//! from the table is rare, and rare words are what later questions ask about (names,
+//! titles, places, hobbies). Nothing here depends on the input being English: CJK text is
+//! handled by character bigrams, and unknown scripts simply count as rare.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 /// Is `c` a CJK ideograph, kana or hangul (text written without spaces between words)?
@@ -121,11 +122,14 @@ pub enum Commonness {
     Function,
     /// Very common words.
     Common,
-    /// Frequent concrete words (dog, guitar, beach).
+    /// Frequent words (dog, guitar, beach).
     Frequent,
-    /// On none of the lists: names, titles, specialised words.
+    /// Rarer than that: names, titles, specialised words.
     Rare,
 }
+
+/// Surprise (−ln p) given to a word missing from the frequency table.
+pub const UNKNOWN_SURPRISE: f32 = 14.0;
 
 fn load_list(text: &'static str) -> HashSet<&'static str> {
     text.lines().filter(|l| !l.trim_start().starts_with('#')).flat_map(str::split_whitespace).collect()
@@ -133,15 +137,24 @@ fn load_list(text: &'static str) -> HashSet<&'static str> {
 
 static FUNCTION: LazyLock<HashSet<&'static str>> =
     LazyLock::new(|| load_list(include_str!("words/function.txt")));
-static COMMON: LazyLock<HashSet<&'static str>> =
-    LazyLock::new(|| load_list(include_str!("words/common.txt")));
-static FREQUENT: LazyLock<HashSet<&'static str>> =
-    LazyLock::new(|| load_list(include_str!("words/frequent.txt")));
 
-/// Candidate base forms of an inflected word, most literal first.
-fn stems(key: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+/// word → surprise in nats, from `words/frequency.txt` (`<nats> <words…>` lines).
+static SURPRISE: LazyLock<HashMap<&'static str, f32>> = LazyLock::new(|| {
+    let mut map = HashMap::with_capacity(12_500);
+    for line in include_str!("words/frequency.txt").lines().filter(|l| !l.starts_with('#')) {
+        let mut parts = line.split_whitespace();
+        let Some(nats) = parts.next().and_then(|n| n.parse::<f32>().ok()) else { continue };
+        for w in parts {
+            map.entry(w).or_insert(nats);
+        }
+    }
+    map
+});
+
+/// Candidate base forms of an inflected word (the word itself excluded).
+fn stems(key: &str) -> Vec<std::borrow::Cow<'_, str>> {
     use std::borrow::Cow;
-    let mut out: Vec<Cow<'_, str>> = vec![Cow::Borrowed(key)];
+    let mut out: Vec<Cow<'_, str>> = Vec::new();
     let n = key.len();
     if n > 4 {
         if let Some(s) = key.strip_suffix("ies") {
@@ -168,12 +181,35 @@ fn stems(key: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
             out.push(Cow::Borrowed(s));
         }
     }
-    if n > 3 {
-        if let Some(s) = key.strip_suffix('s') {
-            out.push(Cow::Borrowed(s));
-        }
+    if n > 3
+        && let Some(s) = key.strip_suffix('s')
+    {
+        out.push(Cow::Borrowed(s));
     }
-    out.into_iter()
+    out
+}
+
+/// How surprising a word (in [`word_key`] form) is in general English, in nats: 0 for
+/// filler, up to [`UNKNOWN_SURPRISE`] for words the table does not know.
+pub fn surprise_of_key(key: &str) -> f32 {
+    if key.is_empty() || FUNCTION.contains(key) {
+        return 0.0;
+    }
+    if let Some(&n) = SURPRISE.get(key) {
+        return n;
+    }
+    // An inflection of a known word is about as common as the word.
+    if let Some(n) = stems(key).iter().filter_map(|s| SURPRISE.get(s.as_ref()).copied()).reduce(f32::min) {
+        return n + 0.5;
+    }
+    if let Some(n) = stems(key).iter().any(|s| FUNCTION.contains(s.as_ref())).then_some(0.0) {
+        return n;
+    }
+    // A compound tells as much as its most telling part ("dairy-free", "self-care").
+    if key.contains('-') {
+        return key.split('-').filter(|p| !p.is_empty()).map(surprise_of_key).fold(0.0, f32::max);
+    }
+    UNKNOWN_SURPRISE
 }
 
 /// How common `word` is (any case, any inflection the light stemmer undoes).
@@ -190,24 +226,16 @@ pub fn commonness_of_key(key: &str) -> Commonness {
     if key.chars().all(|c| c.is_ascii_digit()) {
         return Commonness::Rare;
     }
-    let mut best = Commonness::Rare;
-    for stem in stems(key) {
-        let s: &str = &stem;
-        let tier = if FUNCTION.contains(s) {
-            Commonness::Function
-        } else if COMMON.contains(s) {
-            Commonness::Common
-        } else if FREQUENT.contains(s) {
-            Commonness::Frequent
-        } else {
-            continue;
-        };
-        best = best.min(tier);
-        if best == Commonness::Function {
-            break;
-        }
+    let s = surprise_of_key(key);
+    if s < 7.5 {
+        Commonness::Function
+    } else if s < 9.5 {
+        Commonness::Common
+    } else if s < 11.5 {
+        Commonness::Frequent
+    } else {
+        Commonness::Rare
     }
-    best
 }
 
 /// Is `word` a function word or filler (tier 0)?
@@ -275,6 +303,69 @@ fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     }
 }
 
+/// Words that open a new clause after a comma, semicolon or colon. A comma followed by
+/// anything else is kept inside its clause, so lists ("love, faith and strength") stay whole.
+const CLAUSE_OPENERS: &[&str] = &[
+    "and", "but", "so", "because", "which", "who", "where", "when", "while", "since", "although", "though",
+    "plus", "then", "as", "if", "or", "i", "we", "they", "he", "she", "it", "you", "my", "our", "this",
+    "that", "there", "it's", "i'm", "we're", "they're", "that's", "there's", "i've", "we've", "they've",
+];
+/// Conjunctions that open a new clause even without a comma.
+const CLAUSE_CONJUNCTIONS: &[&str] = &["but", "so", "because", "which", "while"];
+/// A clause shorter than this many words stays with its neighbour.
+const CLAUSE_MIN_WORDS: usize = 3;
+
+/// Splits a sentence into clauses: at a dash between spaces, before a clause-opening
+/// conjunction ("but", "so", "because", "which", "while"), and at a comma, semicolon or
+/// colon followed by a clause opener (a conjunction or a pronoun). Returns
+/// `(separator, clause)` pairs: the text that stood between the previous clause and this
+/// one (empty for the first), so consecutive clauses join back to the sentence.
+pub fn split_clauses(sentence: &str) -> Vec<(&str, &str)> {
+    let ws = words(sentence);
+    // Candidate cut points: (end of previous clause, start of next clause).
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for (i, w) in ws.iter().enumerate().skip(1) {
+        let gap = &sentence[ws[i - 1].end()..w.start];
+        let key = w.text.to_lowercase().replace('’', "'");
+        let gap_trim = gap.trim().trim_start_matches(['"', '”', '’', '\'', ')', ']']).trim();
+        let cut = if matches!(gap_trim, "-" | "–" | "—" | "--") && gap.starts_with(' ') {
+            true
+        } else if matches!(gap_trim, "," | ";" | ":") {
+            CLAUSE_OPENERS.contains(&key.as_str())
+        } else {
+            gap_trim.is_empty() && CLAUSE_CONJUNCTIONS.contains(&key.as_str())
+        };
+        if cut {
+            // Closing quotes and brackets stay with the clause they close.
+            let closing = gap.len() - gap.trim_start_matches(['"', '”', '’', '\'', ')', ']']).len();
+            cuts.push((ws[i - 1].end() + closing, w.start));
+        }
+    }
+    // Keep only cuts that leave clauses of at least CLAUSE_MIN_WORDS words on both sides.
+    let word_count = |a: usize, b: usize| ws.iter().filter(|w| w.start >= a && w.end() <= b).count();
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for (k, &(end, next)) in cuts.iter().enumerate() {
+        let following_end = cuts.get(k + 1).map_or(sentence.len(), |c| c.0);
+        if word_count(start, end) >= CLAUSE_MIN_WORDS
+            && word_count(next, following_end.max(next)) >= CLAUSE_MIN_WORDS
+        {
+            kept.push((end, next));
+            start = next;
+        }
+    }
+    let mut out = Vec::with_capacity(kept.len() + 1);
+    let mut start = 0;
+    let mut sep = "";
+    for (end, next) in kept {
+        out.push((sep, sentence[start..end].trim()));
+        sep = &sentence[end..next];
+        start = next;
+    }
+    out.push((sep, sentence[start..].trim()));
+    out
+}
+
 /// Does the text before a period end with an abbreviation or an initial?
 fn is_abbreviation_before(before: &str) -> bool {
     let last = before.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"').next().unwrap_or("");
@@ -298,6 +389,188 @@ pub fn is_capitalised(word: &str) -> bool {
         _ => false,
     }
 }
+
+/// Adverbs that may stand between a subject and its verb ("I really love").
+pub const ADVERBS: &[&str] = &[
+    "really",
+    "just",
+    "also",
+    "always",
+    "usually",
+    "never",
+    "still",
+    "even",
+    "totally",
+    "definitely",
+    "finally",
+    "actually",
+    "often",
+    "sometimes",
+    "recently",
+    "truly",
+    "honestly",
+    "absolutely",
+    "kinda",
+    "only",
+    "already",
+    "mostly",
+    "seriously",
+    "literally",
+    "personally",
+    "now",
+    "then",
+    "too",
+    "basically",
+    "both",
+    "all",
+    "certainly",
+    "def",
+    "so",
+    "sure",
+    "generally",
+    "normally",
+    "rarely",
+    "barely",
+    "hardly",
+    "especially",
+    "particularly",
+    "simply",
+    "officially",
+    "currently",
+    "lately",
+    "absolutely",
+    "genuinely",
+    "secretly",
+    "already",
+];
+
+/// Modal and semi-modal verbs: the verb after them keeps its base form.
+pub const MODALS: &[&str] = &[
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "shall",
+    "may",
+    "might",
+    "must",
+    "can't",
+    "cannot",
+    "won't",
+    "wouldn't",
+    "couldn't",
+    "shouldn't",
+    "mustn't",
+    "gonna",
+    "wanna",
+    "gotta",
+    "used",
+    "ought",
+    "need",
+];
+
+/// Irregular past tenses (and a few past forms that do not end in -ed).
+pub const IRREGULAR_PAST: &[&str] = &[
+    "went",
+    "got",
+    "made",
+    "took",
+    "saw",
+    "had",
+    "did",
+    "felt",
+    "found",
+    "thought",
+    "knew",
+    "came",
+    "gave",
+    "told",
+    "said",
+    "bought",
+    "brought",
+    "began",
+    "left",
+    "met",
+    "ran",
+    "wrote",
+    "won",
+    "lost",
+    "kept",
+    "heard",
+    "held",
+    "sent",
+    "spent",
+    "built",
+    "taught",
+    "caught",
+    "sat",
+    "stood",
+    "understood",
+    "became",
+    "chose",
+    "drew",
+    "drove",
+    "ate",
+    "fell",
+    "flew",
+    "forgot",
+    "grew",
+    "hid",
+    "hung",
+    "led",
+    "lent",
+    "paid",
+    "rode",
+    "rang",
+    "rose",
+    "sang",
+    "shook",
+    "slept",
+    "sold",
+    "spoke",
+    "stole",
+    "swam",
+    "threw",
+    "wore",
+    "woke",
+    "broke",
+    "dug",
+    "fed",
+    "fought",
+    "froze",
+    "quit",
+    "shut",
+    "sought",
+    "struck",
+    "swore",
+    "tore",
+    "wept",
+    "mean't",
+    "was",
+    "were",
+    "didn't",
+    "wasn't",
+    "weren't",
+    "hadn't",
+    "started",
+    "got",
+    "lit",
+    "dealt",
+    "meant",
+    "read",
+    "put",
+    "cut",
+    "set",
+    "let",
+    "hit",
+    "hurt",
+    "burnt",
+    "learnt",
+    "dreamt",
+    "spelt",
+    "felt",
+];
 
 /// A stable 64-bit FNV-1a hash (same value on every platform and run).
 pub fn stable_hash(bytes: &[u8]) -> u64 {
@@ -352,13 +625,47 @@ mod tests {
     }
 
     #[test]
+    fn clauses_split_at_dashes_conjunctions_and_opening_commas_but_not_lists() {
+        let c = split_clauses(
+            "Caroline went to a support group yesterday and it was so powerful, but it was long.",
+        );
+        assert_eq!(
+            c,
+            [
+                ("", "Caroline went to a support group yesterday and it was so powerful"),
+                (", ", "but it was long.")
+            ]
+        );
+        let c = split_clauses(
+            "This necklace is special - a gift from my grandma, it stands for love, faith and strength.",
+        );
+        assert_eq!(
+            c,
+            [
+                ("", "This necklace is special"),
+                (" - ", "a gift from my grandma"),
+                (", ", "it stands for love, faith and strength.")
+            ]
+        );
+        // Too short to stand alone: "Yes, I did" stays whole.
+        assert_eq!(split_clauses("Yes, I did it."), [("", "Yes, I did it.")]);
+        // Joining the pieces gives the sentence back.
+        let s = "I love it - really, so much so I went twice, which was fun.";
+        let joined: String = split_clauses(s).iter().map(|(sep, c)| format!("{sep}{c}")).collect();
+        assert_eq!(joined, s);
+    }
+
+    #[test]
     fn commonness_tiers_and_inflections() {
         assert_eq!(commonness("the"), Commonness::Function);
         assert_eq!(commonness("Awesome"), Commonness::Function);
         assert_eq!(commonness("feelings"), Commonness::Function);
-        assert_eq!(commonness("families"), Commonness::Common);
-        assert_eq!(commonness("guitars"), Commonness::Frequent);
-        assert_eq!(commonness("Sweden"), Commonness::Rare);
+        assert_eq!(commonness("people"), Commonness::Function);
+        assert_eq!(commonness("kids"), Commonness::Common);
+        assert!(commonness("guitars") >= Commonness::Frequent);
+        assert!(surprise_of_key("necklace") > surprise_of_key("guitar"));
+        assert!(surprise_of_key("guitar") > surprise_of_key("dog"));
+        assert_eq!(surprise_of_key("zzyzx"), UNKNOWN_SURPRISE);
         assert_eq!(commonness("kundalini"), Commonness::Rare);
         assert_eq!(commonness("2023"), Commonness::Rare);
     }
