@@ -1,0 +1,84 @@
+//! Fault injection: content-changing dreams SIGKILLed at seeded random moments. After the
+//! next command's recovery the memory must be exactly as before the dream or exactly as an
+//! uninterrupted dream leaves it — never half-way — and when it is as before, the time gate
+//! must be open again.
+
+use std::time::{Duration, Instant};
+
+use crate::support::*;
+
+const DREAMS: usize = 40;
+const SEED: u64 = 0x0A07_0D2E_A3F0_0001;
+const MAX_KILL_DELAY_MS: u64 = 300;
+/// The whole loop stays well inside a minute even on a loaded machine.
+const BUDGET: Duration = Duration::from_secs(50);
+
+#[test]
+fn sigkilled_dreams_leave_the_pre_or_the_post_state() {
+    let prior = at(-3 * 24 * 3600);
+    let post = post_state_of(busy_memory);
+    let pristine = Env::new();
+    busy_memory(&pristine.mem);
+    let pre = memory_files(&pristine.mem);
+    assert_ne!(pre, post, "the fixture dream must change something");
+
+    let mut rng = SplitMix64(SEED);
+    let started = Instant::now();
+    let (mut pre_count, mut post_count, mut killed, mut finished) = (0, 0, 0, 0);
+    let (mut temp_files, mut wall_clock_locks) = (0, 0);
+    for i in 0..DREAMS {
+        if started.elapsed() > BUDGET {
+            eprintln!("fault injection: stopped after {i} dreams (time budget)");
+            break;
+        }
+        let env = Env::new().var("AUTODREAM_FAULT_DELAY_MS", "5");
+        busy_memory(&env.mem);
+        env.lock_at(prior);
+        let delay = rng.below_or_eq(MAX_KILL_DELAY_MS);
+        let mut child = env.spawn(&["run", "--engine", "hygiene"]);
+        std::thread::sleep(Duration::from_millis(delay));
+        let ran_to_the_end = matches!(child.try_wait(), Ok(Some(_)));
+        sigkill(&mut child);
+        if ran_to_the_end {
+            finished += 1;
+        } else {
+            killed += 1;
+        }
+
+        let status = env.status_json(); // recovery
+        let memory = memory_files(&env.mem);
+        let what = format!("dream {i} (kill after {delay} ms)");
+        assert_eq!(status["gates"][4]["pass"], true, "{what}: lock still held after recovery");
+        assert_eq!(read(&env.mem.join(LOCK)), "", "{what}: lock body left behind");
+        assert!(!env.state_file("journal.json").exists(), "{what}: journal left behind");
+        assert_eq!(env.staging_copies(), Vec::<String>::new(), "{what}: staging left behind");
+        assert_ne!(status["task"]["state"], "running", "{what}: a dead dream shown running");
+        temp_files += leftover_temp_files(&env.mem).len();
+        if memory == pre {
+            pre_count += 1;
+            assert_eq!(status["last_consolidated_at"], rfc3339(prior), "{what}: pre-state but gate moved");
+            assert_eq!(status["gates"][1]["pass"], true, "{what}: pre-state but the time gate is closed");
+        } else if memory == post {
+            post_count += 1;
+            // Normally the dream's start (released) or the prior mtime (rolled forward by
+            // recovery). A kill inside the release, between emptying the body and setting
+            // the mtime, leaves the wall-clock mtime of the truncation: counted and reported.
+            let last = status["last_consolidated_at"].as_str().unwrap_or_default().to_string();
+            if last != rfc3339(prior) && last != NOW {
+                eprintln!("{what}: post-state, but the lock's mtime is the wall clock ({last})");
+                wall_clock_locks += 1;
+            }
+        } else {
+            panic!("{what}: half-applied memory, {:?} differ from the pre-state", differing(&pre, &memory));
+        }
+    }
+    eprintln!(
+        "fault injection: {} dreams, {killed} killed mid-run, {finished} finished first; \
+         pre-state {pre_count}, post-state {post_count}; {temp_files} temporary files left; \
+         {wall_clock_locks} lock mtimes left at the wall clock; {:?}",
+        pre_count + post_count,
+        started.elapsed()
+    );
+    assert!(pre_count + post_count >= 10, "too few dreams ran to mean anything");
+    assert!(killed > 0, "no dream was killed mid-run: the delays miss the dream");
+}
