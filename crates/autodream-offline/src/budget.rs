@@ -18,7 +18,7 @@ use crate::render::Layout;
 use crate::salience::Scored;
 
 /// A word already covered by k chosen facts is worth `DECAY^k` of its value.
-const DECAY: f32 = 0.5;
+const DECAY: f32 = 0.6;
 /// Pinned facts (daily-log notes, "remember …", hand edits) are worth this much more.
 const PINNED_WEIGHT: f32 = 4.0;
 /// Superseded facts are history: kept when there is room.
@@ -213,14 +213,14 @@ mod tests {
         let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
         let today: Date = "2023-01-03".parse().unwrap();
         let budget = facts[1].line_cost() + facts[3].line_cost();
-        let (keep, _) = select(&facts, &scores, budget, today, Layout::default());
+        let (keep, _) = select(&facts, &scores, budget, today, Layout { date_headings: false });
         // Small talk is never worth its bytes; two of the three informative facts fit.
         assert!(!keep[0]);
         assert_eq!(keep.iter().filter(|k| **k).count(), 2);
         let used: usize = facts.iter().zip(&keep).filter(|(_, k)| **k).map(|(f, _)| f.line_cost()).sum();
         assert!(used <= budget);
         // With room for everything, everything informative is kept.
-        let (all, _) = select(&facts, &scores, 10_000, today, Layout::default());
+        let (all, _) = select(&facts, &scores, 10_000, today, Layout { date_headings: false });
         assert_eq!(all, [true, true, true, true]);
     }
 
@@ -234,7 +234,8 @@ mod tests {
         let facts = vec![a, b];
         let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
         let budget = facts[0].line_cost() + facts[1].join_cost();
-        let (keep, _) = select(&facts, &scores, budget, "2023-01-01".parse().unwrap(), Layout::default());
+        let (keep, _) =
+            select(&facts, &scores, budget, "2023-01-01".parse().unwrap(), Layout { date_headings: false });
         assert_eq!(keep, [true, true]);
     }
 
@@ -245,7 +246,8 @@ mod tests {
         e.origin = Origin::Edited;
         let facts = vec![e, fact("Kundalini yoga.", "2023-01-01", 2)];
         let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
-        let (keep, _) = select(&facts, &scores, 5, "2023-01-01".parse().unwrap(), Layout::default());
+        let (keep, _) =
+            select(&facts, &scores, 5, "2023-01-01".parse().unwrap(), Layout { date_headings: false });
         assert_eq!(keep, [true, false]);
     }
 }

@@ -22,14 +22,16 @@ use crate::dates_api;
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::gather::{Statement, StatementOrigin, Voice};
 use crate::salience::Scorer;
-use crate::text::{ADVERBS, IRREGULAR_PAST, MODALS, split_clauses, split_sentences, stable_hash, words};
+use crate::text::{ADVERBS, split_clauses, split_sentences, stable_hash, words};
 
 /// Facts worth less than this are small talk and are not kept anywhere.
 pub const MIN_VALUE: f32 = 0.9;
 /// Weight of a statement made in reply to a question.
-pub const REPLY_WEIGHT: f32 = 1.6;
+pub const REPLY_WEIGHT: f32 = 1.4;
 /// Weight of a speaker's first statement in a session.
-pub const OPENING_WEIGHT: f32 = 1.5;
+pub const OPENING_WEIGHT: f32 = 1.3;
+/// A clause of fewer words is an exclamation or a fragment ("Mel!", "So true").
+pub const MIN_WORDS: usize = 3;
 
 /// Interjections and filler that may open a sentence, followed by any punctuation or space.
 static LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -175,14 +177,9 @@ fn agree_third_person(verb: &str) -> Option<String> {
     if !fixed.is_empty() {
         return Some(fixed.to_string());
     }
-    if !lower.chars().all(|c| c.is_ascii_lowercase())
-        || lower.len() < 2
-        || MODALS.contains(&lower.as_str())
-        || IRREGULAR_PAST.contains(&lower.as_str())
-        || lower.ends_with("ed")
-        || lower.ends_with("ing")
-        || lower.ends_with('s')
-    {
+    // Only verbs known to be in their base form are inflected: a guess on an unknown word
+    // ("retook", "typically") would invent a word, a plain "Jo love" only reads oddly.
+    if !BASE_VERBS.contains(&lower.as_str()) {
         return None;
     }
     let b = lower.as_bytes();
@@ -197,6 +194,189 @@ fn agree_third_person(verb: &str) -> Option<String> {
     };
     Some(out)
 }
+
+/// Common verbs in their base form (the ones a speaker puts after "I").
+const BASE_VERBS: &[&str] = &[
+    "accept",
+    "add",
+    "admire",
+    "adore",
+    "agree",
+    "aim",
+    "allow",
+    "appreciate",
+    "ask",
+    "attend",
+    "avoid",
+    "bake",
+    "believe",
+    "belong",
+    "blog",
+    "bring",
+    "build",
+    "buy",
+    "call",
+    "care",
+    "carry",
+    "catch",
+    "celebrate",
+    "change",
+    "chat",
+    "check",
+    "cherish",
+    "choose",
+    "clean",
+    "climb",
+    "coach",
+    "collect",
+    "come",
+    "consider",
+    "cook",
+    "create",
+    "cry",
+    "dance",
+    "decide",
+    "deserve",
+    "design",
+    "doubt",
+    "draw",
+    "dream",
+    "drink",
+    "drive",
+    "eat",
+    "encourage",
+    "enjoy",
+    "exercise",
+    "expect",
+    "explore",
+    "fear",
+    "feel",
+    "fight",
+    "figure",
+    "find",
+    "finish",
+    "fix",
+    "focus",
+    "follow",
+    "forget",
+    "garden",
+    "get",
+    "give",
+    "guess",
+    "handle",
+    "hate",
+    "hear",
+    "help",
+    "hike",
+    "hold",
+    "hope",
+    "host",
+    "imagine",
+    "include",
+    "joke",
+    "join",
+    "jog",
+    "keep",
+    "know",
+    "laugh",
+    "lead",
+    "learn",
+    "leave",
+    "let",
+    "like",
+    "listen",
+    "live",
+    "look",
+    "lose",
+    "love",
+    "make",
+    "manage",
+    "mean",
+    "meditate",
+    "meet",
+    "mentor",
+    "miss",
+    "move",
+    "need",
+    "notice",
+    "offer",
+    "organize",
+    "own",
+    "paint",
+    "pick",
+    "plan",
+    "plant",
+    "play",
+    "practice",
+    "pray",
+    "prefer",
+    "prepare",
+    "promise",
+    "pursue",
+    "put",
+    "read",
+    "realize",
+    "recall",
+    "recommend",
+    "relax",
+    "remember",
+    "rent",
+    "rest",
+    "ride",
+    "run",
+    "save",
+    "say",
+    "see",
+    "seem",
+    "sell",
+    "send",
+    "serve",
+    "share",
+    "show",
+    "sing",
+    "sit",
+    "skate",
+    "sleep",
+    "speak",
+    "spend",
+    "stand",
+    "start",
+    "stay",
+    "stick",
+    "stop",
+    "struggle",
+    "study",
+    "support",
+    "surf",
+    "swim",
+    "take",
+    "talk",
+    "teach",
+    "tell",
+    "tend",
+    "thank",
+    "think",
+    "train",
+    "travel",
+    "treasure",
+    "try",
+    "understand",
+    "use",
+    "value",
+    "visit",
+    "volunteer",
+    "wait",
+    "walk",
+    "want",
+    "watch",
+    "wear",
+    "win",
+    "wish",
+    "wonder",
+    "work",
+    "worry",
+    "write",
+];
 
 /// The verb after a subject that became singular "they".
 fn agree_they(verb: &str) -> Option<&'static str> {
@@ -248,7 +428,10 @@ pub fn attribute(sentence: &str, name: &str) -> String {
             Person1::Subject => {
                 // Find the verb, skipping adverbs; agree it with the new subject.
                 let mut j = i + 1;
-                while j < ws.len() && ADVERBS.contains(&ws[j].text.to_lowercase().as_str()) {
+                while j < ws.len() && {
+                    let w = ws[j].text.to_lowercase();
+                    ADVERBS.contains(&w.as_str()) || (w.len() > 4 && w.ends_with("ly"))
+                } {
                     j += 1;
                 }
                 let adjacent = j < ws.len() && sentence[ws[j - 1].end()..ws[j].start].trim().is_empty();
@@ -438,7 +621,7 @@ pub fn extract(
                 sentence_index += 1;
                 for (ci, (lead, clause)) in split_clauses(&text).into_iter().enumerate() {
                     let scored = scorer.score_about(clause, subject);
-                    if scored.content() < MIN_VALUE && !pinned {
+                    if (scored.content() < MIN_VALUE || words(clause).len() < MIN_WORDS) && !pinned {
                         out.dropped += 1;
                         continue;
                     }
@@ -550,6 +733,9 @@ mod tests {
         );
         assert_eq!(attribute("I watch movies.", "Jo"), "Jo watches movies.");
         assert_eq!(attribute("I can try.", "Jo"), "Jo can try.");
+        // Unknown words are never inflected into made-up ones.
+        assert_eq!(attribute("I typically retook it.", "Jo"), "Jo typically retook it.");
+        assert_eq!(attribute("I slowly formed bonds.", "Jo"), "Jo slowly formed bonds.");
         assert_eq!(attribute("我喜欢猫，我们养了两只。", "小王"), "小王喜欢猫，我们养了两只。");
     }
 

@@ -215,8 +215,9 @@ impl Engine for OfflineEngine {
         for f in facts.iter_mut() {
             f.salience = 0.0;
         }
-        let scores: Vec<Scored> =
+        let mut scores: Vec<Scored> =
             facts.iter().map(|f| scorer.score_about(&f.text, subject_of(&f.topic).as_deref())).collect();
+        salience::discount_repeated_words(&mut scores);
         for (f, s) in facts.iter_mut().zip(&scores) {
             f.salience = s.value;
         }

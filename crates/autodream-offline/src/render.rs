@@ -43,10 +43,17 @@ pub fn long_date(d: Date) -> String {
 }
 
 /// Layout choices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
-    /// A `## 8 May 2023` heading before the facts learned on each day.
+    /// A `## 8 May 2023` heading before the facts learned on each day: the file reads as a
+    /// dated diary, and the day is written the way people write it.
     pub date_headings: bool,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout { date_headings: true }
+    }
 }
 
 impl Layout {
@@ -177,7 +184,7 @@ pub fn topic_file(
     if !old.is_empty() {
         out.push_str(SUPERSEDED_HEADING);
         out.push('\n');
-        fact_lines(&old, Layout::default(), &mut out);
+        fact_lines(&old, Layout { date_headings: false }, &mut out);
     }
     out
 }
@@ -193,8 +200,8 @@ pub fn archive_file(info: &TopicInfo, facts: &[&Fact]) -> String {
     let mut out = front.render();
     out.push_str(&format!("# Archive: {}\n", info.title));
     let (current, old): (Vec<&Fact>, Vec<&Fact>) = facts.iter().partition(|f| f.superseded_on.is_none());
-    fact_lines(&current, Layout::default(), &mut out);
-    fact_lines(&old, Layout::default(), &mut out);
+    fact_lines(&current, Layout { date_headings: false }, &mut out);
+    fact_lines(&old, Layout { date_headings: false }, &mut out);
     out
 }
 
@@ -407,7 +414,7 @@ mod tests {
             "2023-05-25".parse().unwrap(),
             &[],
             &[&c, &b, &a, &d],
-            Layout::default(),
+            Layout { date_headings: false },
         );
         assert_eq!(
             text,

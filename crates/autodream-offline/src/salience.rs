@@ -18,8 +18,8 @@ use crate::text::{
 
 /// A word's worth grows with its surprise (nats) from `SURPRISE_FLOOR` to
 /// `SURPRISE_FLOOR + SURPRISE_SPAN`, where it is worth 1.
-const SURPRISE_FLOOR: f32 = 8.0;
-const SURPRISE_SPAN: f32 = 5.0;
+const SURPRISE_FLOOR: f32 = 6.0;
+const SURPRISE_SPAN: f32 = 6.0;
 const FUNCTION_VALUE: f32 = 0.0;
 const NUMBER_VALUE: f32 = 0.7;
 /// A capitalised word inside a sentence is probably a name or a title.
@@ -27,15 +27,20 @@ const CAPITALISED_VALUE: f32 = 0.6;
 /// Words worth at least this much are "keys": repeated keys are worth less (see budget).
 pub const KEY_MIN_VALUE: f32 = 0.3;
 /// A resolved or explicit date makes a statement an event with its when.
-pub const DATE_FACTOR: f32 = 1.6;
+pub const DATE_FACTOR: f32 = 2.0;
 /// A quoted title ("Becoming Nicole").
-pub const QUOTE_FACTOR: f32 = 1.3;
+pub const QUOTE_FACTOR: f32 = 3.0;
 /// The subject did or will do something ("Caroline went", "we are planning").
-pub const EVENT_FACTOR: f32 = 1.5;
+pub const EVENT_FACTOR: f32 = 1.6;
 /// The subject is, has or likes something ("Nate loves", "Jon has").
-pub const STATE_FACTOR: f32 = 1.15;
+pub const STATE_FACTOR: f32 = 1.0;
 /// A sentence about the listener ("you", "your"): a reaction, rarely a fact.
-pub const SECOND_PERSON_FACTOR: f32 = 0.5;
+pub const SECOND_PERSON_FACTOR: f32 = 0.25;
+/// An image description: concrete, but mostly generic ("a group of people in a park").
+pub const CAPTION_FACTOR: f32 = 0.6;
+/// How much a word repeated across many facts of the memory is discounted:
+/// its value is divided by `1 + IDF_WEIGHT × ln(facts containing it)`.
+pub const IDF_WEIGHT: f32 = 0.6;
 /// Each CJK bigram (Chinese has no spaces, so no word list applies).
 const CJK_BIGRAM_VALUE: f32 = 0.3;
 
@@ -136,8 +141,34 @@ impl Scorer {
         if addresses_listener(&ws) {
             factor *= SECOND_PERSON_FACTOR;
         }
+        if text.starts_with("Photo: ") {
+            factor *= CAPTION_FACTOR;
+        }
         let content = base + keys.iter().map(|(_, v)| v).sum::<f32>();
         Scored { value: content * factor, keys, words: base, factor }
+    }
+}
+
+/// Discounts words that recur across many facts: a word on every other line ("basketball"
+/// in a basketball player's memory) is the topic, not a detail that tells facts apart.
+/// Applied over the whole candidate pool of a dream, so it is the same in one dream as at
+/// the end of a series of incremental ones.
+pub fn discount_repeated_words(scores: &mut [Scored]) {
+    let mut df: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+    for s in scores.iter() {
+        let mut seen: Vec<u64> = s.keys.iter().map(|(k, _)| *k).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        for k in seen {
+            *df.entry(k).or_default() += 1;
+        }
+    }
+    for s in scores.iter_mut() {
+        for (k, v) in s.keys.iter_mut() {
+            let n = df.get(k).copied().unwrap_or(1).max(1) as f32;
+            *v /= 1.0 + IDF_WEIGHT * n.ln();
+        }
+        s.value = s.content() * s.factor;
     }
 }
 
@@ -267,6 +298,21 @@ mod tests {
         let reaction = s.score_about("Your pottery looks great.", Some("Caroline"));
         let plain = s.score_about("The pottery looks great.", Some("Caroline"));
         assert!((reaction.value - plain.value * SECOND_PERSON_FACTOR).abs() < 1e-4);
+    }
+
+    #[test]
+    fn words_on_many_facts_are_discounted() {
+        let s = Scorer::default();
+        let mut scores: Vec<Scored> =
+            ["Basketball practice.", "Basketball game.", "Basketball camp.", "Galway trip."]
+                .iter()
+                .map(|t| s.score(t))
+                .collect();
+        let before = scores[0].keys[0].1;
+        discount_repeated_words(&mut scores);
+        assert!(scores[0].keys[0].1 < before * 0.65, "{:?}", scores[0]);
+        let galway = scores[3].keys.iter().map(|k| k.1).fold(0.0, f32::max);
+        assert!(galway > scores[0].keys[0].1);
     }
 
     #[test]

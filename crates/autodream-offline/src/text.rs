@@ -324,7 +324,12 @@ pub fn split_clauses(sentence: &str) -> Vec<(&str, &str)> {
     let ws = words(sentence);
     // Candidate cut points: (end of previous clause, start of next clause).
     let mut cuts: Vec<(usize, usize)> = Vec::new();
+    // Never cut inside a quotation ("Turn on the light - happiness hides…").
+    let quoted = |pos: usize| sentence[..pos].matches(['"', '“', '”']).count() % 2 == 1;
     for (i, w) in ws.iter().enumerate().skip(1) {
+        if quoted(w.start) {
+            continue;
+        }
         let gap = &sentence[ws[i - 1].end()..w.start];
         let key = w.text.to_lowercase().replace('’', "'");
         let gap_trim = gap.trim().trim_start_matches(['"', '”', '’', '\'', ')', ']']).trim();
@@ -650,6 +655,10 @@ mod tests {
         // Too short to stand alone: "Yes, I did" stays whole.
         assert_eq!(split_clauses("Yes, I did it."), [("", "Yes, I did it.")]);
         // Joining the pieces gives the sentence back.
+        assert_eq!(
+            split_clauses("She quoted \"Turn on the light - happiness hides\" often."),
+            [("", "She quoted \"Turn on the light - happiness hides\" often.")]
+        );
         let s = "I love it - really, so much so I went twice, which was fun.";
         let joined: String = split_clauses(s).iter().map(|(sep, c)| format!("{sep}{c}")).collect();
         assert_eq!(joined, s);
