@@ -252,3 +252,20 @@ fn two_hooks_at_once_start_one_dream() {
     }
     assert!(rounds_with_two_workers > 0, "the two hooks never both passed the gates");
 }
+
+#[test]
+#[ignore = "bug: one unknown --set key makes the hook drop EVERY --set (commands/hook.rs, \
+            flag_overrides(global).unwrap_or_default()), so `--set enabled=false` is ignored and a worker starts"]
+fn a_bad_set_key_never_turns_a_disabled_hook_on() {
+    let env = ready_env(5);
+    let before = memory_files(&env.mem);
+    let out = env.run_with_stdin(&["hook", "--set", "enabled=false", "--set", "colour=blue"], b"{}");
+    assert_silent(&out, "disabled, with a typo beside it");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !env.worker_log().contains("started worker"),
+        "a disabled hook started a worker:\n{}",
+        env.worker_log()
+    );
+    assert_eq!(memory_files(&env.mem), before);
+}

@@ -32,7 +32,7 @@ pub fn transcripts_dir() -> PathBuf {
 pub fn at(secs: i64) -> SystemTime {
     let now: Timestamp = NOW.parse().expect("NOW is RFC 3339");
     let t = now.checked_add(jiff::SignedDuration::from_secs(secs)).expect("in range");
-    SystemTime::try_from(t).expect("representable")
+    SystemTime::from(t)
 }
 
 /// An instant as RFC 3339, whole seconds, UTC.
@@ -341,15 +341,22 @@ pub fn leftover_temp_files(mem: &Path) -> Vec<String> {
     out
 }
 
-/// Everything a dry run must leave alone: the memory files, the daily logs, and the lock
-/// (existence, body and mtime to the nanosecond).
-pub fn full_state(
-    mem: &Path,
-) -> (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>, Option<(String, SystemTime)>) {
-    let logs = memory_files(&mem.join("logs"));
+/// Everything a dry run must leave alone.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FullState {
+    pub memory: BTreeMap<String, Vec<u8>>,
+    pub logs: BTreeMap<String, Vec<u8>>,
+    /// The lock's body and mtime (to the nanosecond), when it exists.
+    pub lock: Option<(String, SystemTime)>,
+}
+
+pub fn full_state(mem: &Path) -> FullState {
     let lock = mem.join(LOCK);
-    let lock_state = std::fs::read_to_string(&lock).ok().map(|body| (body, mtime(&lock)));
-    (memory_files(mem), logs, lock_state)
+    FullState {
+        memory: memory_files(mem),
+        logs: memory_files(&mem.join("logs")),
+        lock: std::fs::read_to_string(&lock).ok().map(|body| (body, mtime(&lock))),
+    }
 }
 
 /// Lists the paths that differ between two memory snapshots (for assertion messages).
