@@ -13,7 +13,7 @@
 //! ("this dream never happened"), deleting the file when there was none.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -152,95 +152,106 @@ impl ConsolidationLock {
         LockState { exists: true, mtime, holder, holder_alive, stale }
     }
 
-    /// Takes the lock for `pid` unless a live holder has it.
-    pub fn try_acquire(&self, pid: u32) -> Result<Acquire, LockError> {
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(io(dir))?;
-        }
-        let existed = self.path.exists();
-        let mut f = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&self.path)
-            .map_err(io(&self.path))?;
-        f.lock().map_err(io(&self.path))?;
-        let result = self.acquire_locked(&mut f, existed, pid);
-        let _ = f.unlock();
+    /// Runs `op` while holding `flock` on the memory directory itself. Every change to the
+    /// lock file happens inside this, so read-check-write is one step for every process, and
+    /// the file can be replaced by rename (a crash never leaves a half-updated lock).
+    fn serialise<T>(&self, op: impl FnOnce() -> Result<T, LockError>) -> Result<T, LockError> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let guard = File::open(dir).map_err(io(dir))?;
+        guard.lock().map_err(io(dir))?;
+        let result = op();
+        let _ = guard.unlock();
         result
     }
 
-    fn acquire_locked(&self, f: &mut File, existed: bool, pid: u32) -> Result<Acquire, LockError> {
-        let mut body = String::new();
-        let _ = f.read_to_string(&mut body);
-        let meta = f.metadata().map_err(io(&self.path))?;
-        let mtime = if existed { meta.modified().ok() } else { None };
-        let state = self.state_from(mtime, &body);
-        if state.is_held() {
-            let holder = state.holder.expect("held implies a holder");
-            let age = self
-                .clock
-                .now_system_time()
-                .duration_since(mtime.unwrap_or(SystemTime::UNIX_EPOCH))
-                .unwrap_or_default();
-            return Ok(Acquire::Held { holder, age });
+    /// Replaces the lock file with `body` and `mtime` in one rename.
+    fn replace(&self, body: &[u8], mtime: SystemTime) -> Result<(), LockError> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let tmp = dir.join(format!("{LOCK_FILE}.{}.tmp", std::process::id()));
+        let result = (|| {
+            let mut f = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
+            f.write_all(body)?;
+            f.set_modified(mtime)?;
+            f.sync_all()?;
+            drop(f);
+            std::fs::rename(&tmp, &self.path)?;
+            crate::memdir::atomic_write::sync_dir(dir);
+            Ok(())
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
         }
-        // Reclaim. The prior mtime is the real "last consolidated at": for a crashed
-        // holder's lock, the mtime it replaced.
-        let prior_mtime = state.last_consolidated();
-        let started_at = self.clock.now();
-        let info = HolderInfo {
-            host: hostname(),
-            started_at: Some(started_at),
-            proc_start: process_start(pid),
-            prior_mtime: prior_mtime.map_or(0, millis),
-        };
-        let new_body = format!("{pid}\n{}\n", serde_json::to_string(&info).expect("serialisable"));
-        f.set_len(0).map_err(io(&self.path))?;
-        f.seek(SeekFrom::Start(0)).map_err(io(&self.path))?;
-        f.write_all(new_body.as_bytes()).map_err(io(&self.path))?;
-        f.sync_all().map_err(io(&self.path))?;
-        filetime::set_file_handle_times(
-            f,
-            None,
-            Some(FileTime::from_system_time(to_system_time(started_at))),
-        )
-        .map_err(io(&self.path))?;
-        // Verify: re-read through the path, as a racing process that replaced the file would win.
-        let reread = std::fs::read_to_string(&self.path).unwrap_or_default();
-        match parse_body(&reread) {
-            Some(h) if h.pid == pid => Ok(Acquire::Acquired(LockToken { pid, prior_mtime, started_at })),
-            _ => Ok(Acquire::LostRace),
-        }
+        result.map_err(io(&self.path))
+    }
+
+    fn ours(&self, pid: u32) -> bool {
+        let body = std::fs::read_to_string(&self.path).unwrap_or_default();
+        parse_body(&body).is_some_and(|h| h.pid == pid)
+    }
+
+    /// Takes the lock for `pid` unless a live holder has it.
+    pub fn try_acquire(&self, pid: u32) -> Result<Acquire, LockError> {
+        self.serialise(|| {
+            let state = self.state();
+            if state.is_held() {
+                let holder = state.holder.clone().expect("held implies a holder");
+                let age = self
+                    .clock
+                    .now_system_time()
+                    .duration_since(state.mtime.unwrap_or(SystemTime::UNIX_EPOCH))
+                    .unwrap_or_default();
+                return Ok(Acquire::Held { holder, age });
+            }
+            // Reclaim. The prior mtime is the real "last consolidated at": for a crashed
+            // holder's lock, the mtime it replaced.
+            let prior_mtime = state.last_consolidated();
+            let started_at = self.clock.now();
+            let info = HolderInfo {
+                host: hostname(),
+                started_at: Some(started_at),
+                proc_start: process_start(pid),
+                prior_mtime: prior_mtime.map_or(0, millis),
+            };
+            let body = format!("{pid}\n{}\n", serde_json::to_string(&info).expect("serialisable"));
+            self.replace(body.as_bytes(), to_system_time(started_at))?;
+            // Verify through the path: a process that bypassed the serialisation would win.
+            if self.ours(pid) {
+                Ok(Acquire::Acquired(LockToken { pid, prior_mtime, started_at }))
+            } else {
+                Ok(Acquire::LostRace)
+            }
+        })
     }
 
     /// Refreshes the mtime of a lock we hold, so a long dream is not taken for stale.
     /// Returns false (and changes nothing) when we no longer hold it.
     pub fn heartbeat(&self, token: &LockToken) -> Result<bool, LockError> {
-        self.with_our_lock(token, |f| {
+        self.serialise(|| {
+            if !self.ours(token.pid) {
+                return Ok(false);
+            }
             let now = to_system_time(self.clock.now()).max(to_system_time(token.started_at));
-            filetime::set_file_handle_times(f, None, Some(FileTime::from_system_time(now)))
+            filetime::set_file_mtime(&self.path, FileTime::from_system_time(now)).map_err(io(&self.path))?;
+            Ok(true)
         })
     }
 
     /// The dream succeeded: empty body, mtime = the dream's start.
     pub fn release_success(&self, token: &LockToken) -> Result<bool, LockError> {
-        self.with_our_lock(token, |f| {
-            f.set_len(0)?;
-            f.sync_all()?;
-            filetime::set_file_handle_times(
-                f,
-                None,
-                Some(FileTime::from_system_time(to_system_time(token.started_at))),
-            )
+        self.serialise(|| {
+            if !self.ours(token.pid) {
+                return Ok(false);
+            }
+            self.replace(b"", to_system_time(token.started_at))?;
+            Ok(true)
         })
     }
 
     /// The dream failed or was killed: restore the prior mtime (no prior: delete the file)
     /// so the time gate opens again.
     pub fn rollback(&self, token: &LockToken) -> Result<bool, LockError> {
-        rollback_to(&self.path, token.pid, token.prior_mtime)
+        self.rollback_to(token.pid, token.prior_mtime)
     }
 
     /// Rolls back an abandoned lock (a crashed holder) found by anyone: restores its prior
@@ -251,51 +262,21 @@ impl ConsolidationLock {
             return Ok(false);
         }
         let pid = state.holder.as_ref().map_or(0, |h| h.pid);
-        rollback_to(&self.path, pid, state.last_consolidated())
+        self.rollback_to(pid, state.last_consolidated())
     }
 
-    fn with_our_lock(
-        &self,
-        token: &LockToken,
-        op: impl FnOnce(&mut File) -> std::io::Result<()>,
-    ) -> Result<bool, LockError> {
-        let mut f = match OpenOptions::new().read(true).write(true).open(&self.path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-            Err(e) => return Err(io(&self.path)(e)),
-        };
-        f.lock().map_err(io(&self.path))?;
-        let mut body = String::new();
-        let _ = f.read_to_string(&mut body);
-        let ours = parse_body(&body).is_some_and(|h| h.pid == token.pid);
-        let result = if ours { op(&mut f).map(|_| true).map_err(io(&self.path)) } else { Ok(false) };
-        let _ = f.unlock();
-        result
+    fn rollback_to(&self, pid: u32, prior: Option<SystemTime>) -> Result<bool, LockError> {
+        self.serialise(|| {
+            if !self.ours(pid) {
+                return Ok(false);
+            }
+            match prior {
+                None => std::fs::remove_file(&self.path).map_err(io(&self.path))?,
+                Some(prior) => self.replace(b"", prior)?,
+            }
+            Ok(true)
+        })
     }
-}
-
-fn rollback_to(path: &Path, pid: u32, prior: Option<SystemTime>) -> Result<bool, LockError> {
-    let mut f = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(io(path)(e)),
-    };
-    f.lock().map_err(io(path))?;
-    let mut body = String::new();
-    let _ = f.read_to_string(&mut body);
-    if !parse_body(&body).is_some_and(|h| h.pid == pid) {
-        let _ = f.unlock();
-        return Ok(false);
-    }
-    let result = match prior {
-        None => std::fs::remove_file(path),
-        Some(prior) => f
-            .set_len(0)
-            .and_then(|_| f.sync_all())
-            .and_then(|_| filetime::set_file_handle_times(&f, None, Some(FileTime::from_system_time(prior)))),
-    };
-    let _ = f.unlock();
-    result.map(|_| true).map_err(io(path))
 }
 
 fn millis(t: SystemTime) -> i64 {

@@ -146,7 +146,7 @@ fn hook(global: &GlobalArgs) -> anyhow::Result<()> {
 
     let config = Config::load(&LoadOptions {
         config_file: global.config.clone(),
-        flags: crate::context::flag_overrides(global).unwrap_or_default(),
+        flags: crate::context::lenient_flag_overrides(global),
         project_dir: Some(locations.project_dir.clone()),
         agent_base: None,
     })?;

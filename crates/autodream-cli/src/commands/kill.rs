@@ -59,11 +59,21 @@ pub fn run(global: &GlobalArgs, args: KillArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
     let clean = stop(&ctx, task.pid, Duration::from_secs(args.timeout))?;
-    println!(
-        "killed dream {} (PID {}){}; nothing was changed and the lock was rolled back",
-        task.id,
-        task.pid,
-        if clean { "" } else { " by force" }
-    );
+    let after = dream::task::load(&ctx.locations.memory_dir);
+    match after {
+        // The signal arrived while the changes were being applied: they were finished, not torn.
+        Some(t) if t.id == task.id && t.state == TaskState::Completed => println!(
+            "dream {} had already started applying its changes and finished: {} \
+             (autodream undo reverts it)",
+            t.id,
+            t.summary.unwrap_or_default()
+        ),
+        _ => println!(
+            "killed dream {} (PID {}){}; nothing was changed and the lock was rolled back",
+            task.id,
+            task.pid,
+            if clean { "" } else { " by force" }
+        ),
+    }
     Ok(0)
 }

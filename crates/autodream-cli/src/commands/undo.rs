@@ -24,7 +24,16 @@ pub fn run(global: &GlobalArgs, args: UndoArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
     let mem = &ctx.locations.memory_dir;
     dream::recover(&ctx.locations, ctx.clock, ctx.cfg())?;
-    let m = history::find(mem, args.task.as_deref())?;
+    let m = match args.task.as_deref() {
+        Some(id) => history::find(mem, Some(id))?,
+        None => {
+            if history::list(mem).is_empty() {
+                anyhow::bail!("no dream recorded yet");
+            }
+            // A second plain `undo` must not re-apply what the first one undid.
+            history::latest_undoable(mem)?
+        }
+    };
     let lock = ConsolidationLock::new(mem, ctx.clock, ctx.cfg().stale_lock());
     let token = match lock.try_acquire(std::process::id())? {
         Acquire::Acquired(t) => t,

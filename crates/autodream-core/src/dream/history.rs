@@ -119,6 +119,15 @@ pub fn list(memory_dir: &Path) -> Vec<Manifest> {
     out
 }
 
+/// The dream a plain `undo` reverts: the newest dream (not an undo) not yet undone.
+pub fn latest_undoable(memory_dir: &Path) -> Result<Manifest, LifecycleError> {
+    let all = list(memory_dir);
+    let undone: Vec<&str> = all.iter().filter_map(|m| m.undo_of.as_deref()).collect();
+    all.iter().rev().find(|m| m.undo_of.is_none() && !undone.contains(&m.task.as_str())).cloned().ok_or_else(
+        || LifecycleError::Invalid("nothing to undo: every recorded dream is already undone".into()),
+    )
+}
+
 /// A task's record; `None` = the latest.
 pub fn find(memory_dir: &Path, task: Option<&str>) -> Result<Manifest, LifecycleError> {
     let all = list(memory_dir);

@@ -208,9 +208,23 @@ fn run_locked(
                 }
             }
         });
-        let r = dream_body(loc, config, clock, opts, token, &progress);
-        stop.store(true, Ordering::SeqCst);
-        r
+        // Whatever happens in the body, the heartbeat stops (the scope joins it).
+        struct StopOnDrop<'a>(&'a AtomicBool);
+        impl Drop for StopOnDrop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let _stop = StopOnDrop(stop);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            dream_body(loc, config, clock, opts, token, &progress)
+        })) {
+            Ok(r) => r,
+            Err(_) => Err((
+                DreamError::Failed("internal error during the dream (a bug): nothing was applied".into()),
+                None,
+            )),
+        }
     });
 
     let now = clock.now();

@@ -50,16 +50,19 @@ impl IndexLine {
 
 /// Parses the index into entries and other lines (nothing is dropped).
 pub fn parse(text: &str) -> Vec<IndexLine> {
-    text.lines()
-        .map(|l| match ENTRY.captures(l) {
-            Some(c) => IndexLine::Entry {
-                title: c["title"].trim().to_string(),
-                file: c["target"].to_string(),
-                hook: c.name("hook").map_or("", |m| m.as_str()).trim().to_string(),
-            },
-            None => IndexLine::Other { text: l.to_string() },
-        })
-        .collect()
+    text.lines().map(parse_line).collect()
+}
+
+/// Parses one line of the index.
+pub fn parse_line(line: &str) -> IndexLine {
+    match ENTRY.captures(line) {
+        Some(c) => IndexLine::Entry {
+            title: c["title"].trim().to_string(),
+            file: c["target"].to_string(),
+            hook: c.name("hook").map_or("", |m| m.as_str()).trim().to_string(),
+        },
+        None => IndexLine::Other { text: line.to_string() },
+    }
 }
 
 /// Renders index lines back to text (one trailing newline).
@@ -254,7 +257,7 @@ pub fn check(memory_dir: &Path, max_lines: usize, max_units: usize) -> Result<Ch
                     ),
                 ));
             }
-            if let IndexLine::Entry { hook, .. } = parse(line).remove(0) {
+            if let IndexLine::Entry { hook, .. } = parse_line(line) {
                 entries += 1;
                 let hook_chars = hook.chars().count();
                 if hook_chars >= HOOK_WARN_CHARS && chars <= LINE_MAX_CHARS {
@@ -401,6 +404,15 @@ mod tests {
         assert!(codes.contains(&("orphan", None)));
         assert_eq!(r.errors(), 3);
         assert_eq!(r.entries, 4);
+    }
+
+    #[test]
+    fn blank_lines_in_the_index_are_fine() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("a.md"), "- x\n").unwrap();
+        std::fs::write(tmp.path().join(INDEX_FILE), "# Memory\n\n- [A](a.md) — a\n\n").unwrap();
+        let r = check(tmp.path(), 200, 25_000).unwrap();
+        assert_eq!((r.entries, r.errors()), (1, 0));
     }
 
     #[test]
