@@ -337,6 +337,7 @@ fn garbage_clock_is_a_clear_error() {
     out.assert_code(1);
     assert!(out.stderr.contains("AUTODREAM_NOW=\"garbage\" is not an RFC 3339 instant"), "{}", out.stderr);
     assert_eq!(out.stdout, "");
+    assert_snapshot!("garbage_clock", env.transcript(&out));
     let log = env.run(&["log", "x"]);
     log.assert_code(1);
     assert!(!env.mem.join("logs").exists(), "nothing written on a bad clock");

@@ -54,6 +54,16 @@ fn dry_run_without_a_lock_leaves_no_lock() {
 fn run_history_diff_and_a_byte_identical_undo() {
     let env = messy_env();
     let before = memory_files(&env.mem);
+    // Before any dream: nothing to list, show or undo.
+    let empty = env.run(&["history"]);
+    empty.assert_code(0);
+    assert_eq!(empty.stdout, "no dream recorded yet\n");
+    for cmd in ["diff", "undo"] {
+        let out = env.run(&[cmd]);
+        out.assert_code(1);
+        assert!(out.stderr.contains("no dream recorded yet"), "{cmd}: {}", out.stderr);
+    }
+    assert_eq!(memory_files(&env.mem), before);
     let out = env.run(&["run", "--engine", "hygiene"]);
     out.assert_code(0);
     assert_snapshot!("run_hygiene", env.transcript(&out));

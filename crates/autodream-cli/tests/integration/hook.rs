@@ -89,16 +89,32 @@ fn closed_gates_are_silent_whatever_stdin_holds() {
     assert!(start.elapsed() < Duration::from_secs(2), "hook took {:?}", start.elapsed());
     assert_silent(&out, "stdin never closed");
 
-    // Disabled, and a bad clock: still silent, still 0.
-    assert_silent(&env.run_with_stdin(&["hook", "--set", "enabled=false"], &json), "disabled");
-    let mut bad_clock = ready_env(5);
-    bad_clock.now = Some("garbage".into());
-    assert_silent(&bad_clock.run_with_stdin(&["hook"], &json), "AUTODREAM_NOW=garbage");
-    assert!(bad_clock.worker_log().is_empty());
-
     assert_eq!(full_state(&env.mem), before, "a closed hook changes nothing");
     assert!(!env.state_file("scan-stamp").exists(), "the time gate stops before the scan");
     assert!(!env.state_file("worker.log").exists());
+
+    // Where every other gate is open: disabled (by flag, by the agent's kill switch, by
+    // the agent's settings file) and a bad clock are still silent, and touch nothing.
+    let open = ready_env(5);
+    let before = full_state(&open.mem);
+    assert_silent(&open.run_with_stdin(&["hook", "--set", "enabled=false"], &json), "disabled");
+    let kill_switch = ready_env(5).var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
+    assert_silent(&kill_switch.run_with_stdin(&["hook"], &json), "CLAUDE_CODE_DISABLE_AUTO_MEMORY");
+    assert!(!kill_switch.state_file("scan-stamp").exists() && kill_switch.worker_log().is_empty());
+    write(&open.home.join(".claude/settings.json"), "{\"autoDreamEnabled\": false}");
+    assert_silent(&open.run_with_stdin(&["hook"], &json), "autoDreamEnabled false");
+    let mut bad_clock = open;
+    bad_clock.now = Some("garbage".into());
+    std::fs::remove_file(bad_clock.home.join(".claude/settings.json")).unwrap();
+    assert_silent(&bad_clock.run_with_stdin(&["hook"], &json), "AUTODREAM_NOW=garbage");
+    assert_eq!(full_state(&bad_clock.mem), before, "a disabled hook changes nothing");
+    assert!(!bad_clock.state_file("scan-stamp").exists(), "gate 1 stops before any I/O");
+    assert!(bad_clock.worker_log().is_empty());
+    // The control: with nothing disabling it, the same hook starts a dream.
+    let mut control = bad_clock;
+    control.now = Some(NOW.into());
+    assert_silent(&control.run_with_stdin(&[&["hook"][..], &DREAM_NOW[..]].concat(), &json), "control");
+    wait_for_worker_dream(&control);
 }
 
 #[test]
