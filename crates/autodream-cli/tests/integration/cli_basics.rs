@@ -268,7 +268,6 @@ fn check_long_hook_warns_and_exits_0() {
 }
 
 #[test]
-#[ignore = "bug: index::check panics on a blank line in MEMORY.md (memdir/index.rs:257, parse(\"\").remove(0))"]
 fn check_accepts_blank_lines_in_the_index() {
     let env = Env::new();
     tidy_memory(&env.mem);

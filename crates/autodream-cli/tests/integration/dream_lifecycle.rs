@@ -176,8 +176,6 @@ fn respect_gates_refuses_with_exit_3_when_a_gate_is_closed() {
 }
 
 #[test]
-#[ignore = "bug: a blank line in MEMORY.md panics validation inside the dream thread scope \
-            (memdir/index.rs:257) and the heartbeat thread never stops (dream/run.rs:197-213): run hangs"]
 fn a_dream_over_an_index_with_blank_lines_finishes() {
     let env = messy_env();
     let text = read(&env.mem.join("MEMORY.md")).replacen("# Memory\n", "# Memory\n\n", 1);
@@ -189,8 +187,6 @@ fn a_dream_over_an_index_with_blank_lines_finishes() {
 }
 
 #[test]
-#[ignore = "bug: `undo` with no id picks the newest history record even when it is an undo \
-            (dream/history.rs find(None)), so a second `undo` re-applies the dream it just undid"]
 fn a_second_plain_undo_does_not_redo_the_dream() {
     let env = messy_env();
     let before = memory_files(&env.mem);

@@ -270,8 +270,6 @@ fn two_hooks_at_once_start_one_dream() {
 }
 
 #[test]
-#[ignore = "bug: one unknown --set key makes the hook drop EVERY --set (commands/hook.rs, \
-            flag_overrides(global).unwrap_or_default()), so `--set enabled=false` is ignored and a worker starts"]
 fn a_bad_set_key_never_turns_a_disabled_hook_on() {
     let env = ready_env(5);
     let before = memory_files(&env.mem);

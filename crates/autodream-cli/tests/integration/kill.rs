@@ -65,8 +65,6 @@ fn kill_stops_a_worker_waiting_for_idle_and_rolls_everything_back() {
 }
 
 #[test]
-#[ignore = "bug: when the dream finishes applying before it sees the signal, `kill` still prints \
-            \"nothing was changed and the lock was rolled back\" (commands/kill.rs:60-66)"]
 fn kill_during_apply_tells_the_truth() {
     let env = Env::new().var("AUTODREAM_FAULT_DELAY_MS", "1000");
     messy_memory(&env.mem);

@@ -154,9 +154,6 @@ fn lock_is_exclusive_between_processes() {
 }
 
 #[test]
-#[ignore = "bug: ConsolidationLock::try_acquire (lock.rs:160) decides whether the lock file existed \
-            BEFORE taking the flock; a process that raced the creator then reads the creator's fresh \
-            lock with mtime None, calls it stale and takes it too: two holders of a first dream"]
 fn lock_is_exclusive_for_the_very_first_dream() {
     let env = Env::new();
     let mut overlaps = 0;

@@ -3,7 +3,7 @@
 //! sessions folders, `AUTODREAM_NOW`, `TZ`), so nothing of the machine leaks in.
 //!
 //! Snapshots (insta) live in `snapshots/`, with the temporary folder shown as `[TMP]`.
-//! Tests marked `#[ignore = "bug: …"]` describe a defect in `src/` that they reproduce.
+//! A test that reproduces a defect in `src/` is marked `#[ignore = "bug: …"]` until it is fixed.
 
 mod cli_basics;
 mod dream_lifecycle;

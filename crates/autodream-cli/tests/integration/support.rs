@@ -369,7 +369,7 @@ pub fn differing(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) -
 
 /// A memory directory whose index a hygiene dream changes in two files: a dangling pointer
 /// to remove, a hook too long for the index (its detail moves to the topic file), and a
-/// topic file the index forgot. No blank lines (see the blank-line bug tests).
+/// topic file the index forgot.
 pub fn messy_memory(mem: &Path) {
     write(
         &mem.join("MEMORY.md"),
