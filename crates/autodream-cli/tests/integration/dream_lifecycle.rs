@@ -197,3 +197,46 @@ fn a_second_plain_undo_does_not_redo_the_dream() {
     again.assert_code(1);
     assert!(again.stderr.contains("already undone"), "{}", again.stderr);
 }
+
+#[test]
+fn the_default_engine_consolidates_the_daily_log() {
+    let env = Env::new();
+    env.run(&["init"]).assert_code(0);
+    for note in [
+        "Decided: production deploys happen only on Tuesdays after the standup",
+        "Yesterday we moved the CI runners to the arm64 pool",
+    ] {
+        env.run(&["log", note]).assert_code(0);
+    }
+    let out = env.run(&["run"]);
+    out.assert_code(0);
+    assert!(out.stdout.starts_with("Improved "), "{}", out.stdout);
+    // The facts live in a topic file the index points to, with the relative date resolved
+    // against the entry's own day.
+    let topics: Vec<(String, String)> = memory_files(&env.mem)
+        .into_iter()
+        .filter(|(p, _)| p.ends_with(".md") && p != "MEMORY.md" && !p.starts_with('.'))
+        .map(|(p, b)| (p, String::from_utf8(b).expect("UTF-8 topic")))
+        .collect();
+    let holding = |needle: &str| topics.iter().find(|(_, t)| t.contains(needle)).map(|(p, _)| p.clone());
+    let deploys = holding("Tuesdays").unwrap_or_else(|| panic!("no topic keeps the deploy fact: {topics:?}"));
+    assert!(holding("2026-05-07").is_some(), "\"yesterday\" was not resolved: {topics:?}");
+    assert!(
+        read(&env.mem.join("MEMORY.md")).contains(&format!("]({deploys})")),
+        "the index misses {deploys}"
+    );
+    env.run(&["check"]).assert_code(0);
+    assert_eq!(env.status_json()["last_consolidated_at"], NOW);
+
+    // Nothing new since: the next dream changes no memory file and is not announced.
+    std::fs::remove_file(env.state_file("announce")).expect("the first dream was announced");
+    let memory = memory_files(&env.mem);
+    let again = env.run(&["run"]);
+    again.assert_code(0);
+    assert!(again.stdout.starts_with("Nothing to change"), "{}", again.stdout);
+    let topic_files = |m: &std::collections::BTreeMap<String, Vec<u8>>| {
+        m.iter().filter(|(p, _)| !p.starts_with('.')).map(|(p, b)| (p.clone(), b.clone())).collect::<Vec<_>>()
+    };
+    assert_eq!(topic_files(&memory_files(&env.mem)), topic_files(&memory));
+    assert!(!env.state_file("announce").exists());
+}
