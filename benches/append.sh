@@ -57,11 +57,11 @@ bad="$(grep -cvE '^- \[12:00\] writer [0-9]+ entry [0-9]+: the release branch is
 say "$lines lines, all whole and distinct"
 
 say "timing: $WRITERS concurrent writers against one writer, $TOTAL appends each way"
-(cd "$PROJECT" && bench_env "${LOG_ENV[@]}" hyperfine --style basic -N --warmup 1 --runs "$RUNS" \
+HF_ENV=("${LOG_ENV[@]}")
+(cd "$PROJECT" && hf_rounds "$BENCH_OUT/append.json" "$RUNS" "$RUNS" 0 -N \
     --prepare "rm -rf $MEMORY_DIR/logs" \
-    --export-json "$BENCH_OUT/append.json" \
     -n "$WRITERS writers x $PER_WRITER autodream log" "bash $BURST $WRITERS $PER_WRITER $BIN" \
-    -n "1 writer x $TOTAL autodream log" "bash $BURST 1 $TOTAL $BIN") >&2
+    -n "1 writer x $TOTAL autodream log" "bash $BURST 1 $TOTAL $BIN")
 
 say "append results"
 f="$BENCH_OUT/append.json"

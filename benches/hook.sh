@@ -8,16 +8,17 @@
 #   closed+json   the same with a real Stop-hook JSON on stdin, both commands started as
 #                 `sh -c 'exec CMD < hook.json'`, as an agent starts a hook: the ratio
 #                 includes one shell start on each side (diluted, but no correction).
-#   scan          for information: time gate open, scan stamp removed before every run,
+#   scan          for information: time gate open, scan stamp aged before every run,
 #                 3 of 40 sessions new, so gate 4 closes after one directory scan.
 #
 # Usage: benches/hook.sh            (AUTODREAM_BIN=path skips the build)
-#        RUNS=1000 WARMUP=100 benches/hook.sh
+#        EXTRA_BINS="static=path/to/autodream" benches/hook.sh   (more builds, same rounds)
+#        RUNS=1000 WARMUP=20 ROUNDS=10 benches/hook.sh   (RUNS in total, over ROUNDS rounds)
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
-RUNS="${RUNS:-500}"
-WARMUP="${WARMUP:-50}"
+RUNS="${RUNS:-1000}"
+WARMUP="${WARMUP:-20}"
 
 ensure_hyperfine
 ensure_json_tool
@@ -53,12 +54,10 @@ if command -v strace >/dev/null 2>&1; then
     runtime="$(grep -cE '^([0-9]+ +)?(clone3?|fork|vfork|epoll_create1?|eventfd2?|io_uring_setup)\(' "$T/hook.trace" || true)"
     [ "$runtime" = 0 ] || die "the closed-gate hook started a thread or an event loop: $(grep -E 'clone|epoll|eventfd|io_uring' "$T/hook.trace" | head -3)"
     syscalls="$(wc -l <"$T/hook.trace")"
-    files="$(grep -cE '^([0-9]+ +)?(openat|statx|newfstatat|stat|lstat|access|rename|readlink)\(' "$T/hook.trace" || true)"
+    path_calls="$(grep -cE '^([0-9]+ +)?(openat|statx|newfstatat|stat|lstat|access|rename|readlink)\(' "$T/hook.trace" || true)"
     record "hook closed: system calls" "$((syscalls + 0))" "info" \
-        "$files of them open/stat/rename a path; no thread, no epoll (checked)"
+        "$path_calls of them open/stat/rename a path; no thread, no epoll (checked)"
 fi
-
-hf=(hyperfine --style basic --warmup "$WARMUP" --runs "$RUNS")
 
 say "closed: time gate closed, no shell (-N)"
 input=()
@@ -67,45 +66,58 @@ if hyperfine_has_input; then
     input=(--input "$HOOK_JSON")
     closed_name="autodream hook (hook.json on stdin)"
 fi
-(cd "$PROJECT" && bench_env "${hf[@]}" -N "${input[@]}" \
-    --export-json "$BENCH_OUT/hook-closed.json" \
+# Other builds of the binary to compare in the same rounds (e.g. other linker flags):
+# EXTRA_BINS="name=path name=path".
+extra=()
+for spec in ${EXTRA_BINS:-}; do
+    [ -x "${spec#*=}" ] || die "EXTRA_BINS: no executable at ${spec#*=}"
+    extra+=(-n "${spec%%=*}: autodream hook" "${spec#*=} hook")
+done
+(cd "$PROJECT" && hf_rounds "$BENCH_OUT/hook-closed.json" "$ROUNDS" "$RUNS" "$WARMUP" -N "${input[@]}" \
     -n "$closed_name" "$BIN hook" \
     -n "/bin/true" "/bin/true" \
-    -n "sh -c true (how the agent starts a hook)" "sh -c true") >&2
+    -n "sh -c true (how the agent starts a hook)" "sh -c true" \
+    "${extra[@]}")
 expect_no_dream
 
 say "closed+json: time gate closed, hook JSON on stdin, both started by sh as an agent does"
-(cd "$PROJECT" && bench_env "${hf[@]}" -N \
-    --export-json "$BENCH_OUT/hook-closed-json.json" \
+(cd "$PROJECT" && hf_rounds "$BENCH_OUT/hook-closed-json.json" "$ROUNDS" "$RUNS" "$WARMUP" -N \
     -n "sh -c 'exec autodream hook < hook.json'" "sh -c \"exec $BIN hook < $HOOK_JSON\"" \
-    -n "sh -c 'exec /bin/true < hook.json'" "sh -c \"exec /bin/true < $HOOK_JSON\"") >&2
+    -n "sh -c 'exec /bin/true < hook.json'" "sh -c \"exec /bin/true < $HOOK_JSON\"")
 expect_no_dream
 
 say "scan: time gate open, sessions gate closed after one directory scan"
 set_mtime_ago "$LOCK" $((30 * 3600)) # 30 h ago: only the three newest sessions are newer
-rm -f "$STAMP"
+touch -d "@$LONG_AGO" "$STAMP"
 expect_first_failed_gate sessions
 out="$(cd "$PROJECT" && bench_env "$BIN" hook <"$HOOK_JSON" 2>&1)"
 [ -z "$out" ] || die "the hook printed something with its gates closed: $out"
 [ -e "$STAMP" ] || die "the hook did not reach the scan (no scan stamp after a run)"
-(cd "$PROJECT" && bench_env "${hf[@]}" -N "${input[@]}" \
-    --prepare "rm -f $STAMP" \
-    --export-json "$BENCH_OUT/hook-scan.json" \
+(cd "$PROJECT" && hf_rounds "$BENCH_OUT/hook-scan.json" "$ROUNDS" "$RUNS" "$WARMUP" -N "${input[@]}" \
+    --prepare "touch -d @$LONG_AGO $STAMP" \
     -n "autodream hook (scan of 40 sessions)" "$BIN hook" \
-    -n "/bin/true" "/bin/true") >&2
+    -n "/bin/true" "/bin/true")
 expect_no_dream
 
 say "hook results"
-closed="$(hf_ratio "$BENCH_OUT/hook-closed.json" 0 1)"
+f="$BENCH_OUT/hook-closed.json"
+closed="$(hf_ratio "$f" 0 1)"
 record "hook closed / true (-N, mean)" "${closed}x" "<=1.5x" \
-    "$(ms "$(hf_stat "$BENCH_OUT/hook-closed.json" 0 mean)") ms vs $(ms "$(hf_stat "$BENCH_OUT/hook-closed.json" 1 mean)") ms; median ratio $(hf_ratio "$BENCH_OUT/hook-closed.json" 0 1 median)x"
-record "hook closed / sh -c true (-N, mean)" "$(hf_ratio "$BENCH_OUT/hook-closed.json" 0 2)x" "info" \
-    "sh -c true: $(ms "$(hf_stat "$BENCH_OUT/hook-closed.json" 2 mean)") ms"
+    "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms; median $(hf_ratio "$f" 0 1 median)x; CPU $(cpu_ratio "$f" 0 1)x"
+record "hook closed / sh -c true (-N, mean)" "$(hf_ratio "$f" 0 2)x" "info" \
+    "sh -c true: $(ms "$(hf_stat "$f" 2 mean)") ms; median $(hf_ratio "$f" 0 2 median)x"
+i=3
+for spec in ${EXTRA_BINS:-}; do
+    record "hook closed / true: ${spec%%=*}" "$(hf_ratio "$f" "$i" 1)x" "<=1.5x" \
+        "$(ms "$(hf_stat "$f" "$i" mean)") ms; median $(hf_ratio "$f" "$i" 1 median)x; CPU $(cpu_ratio "$f" "$i" 1)x"
+    i=$((i + 1))
+done
 f="$BENCH_OUT/hook-closed-json.json"
 record "hook closed + JSON / true (via sh, mean)" "$(hf_ratio "$f" 0 1)x" "info" \
-    "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms, one sh start in each; median ratio $(hf_ratio "$f" 0 1 median)x"
-record "hook one scan / true (-N, mean)" "$(hf_ratio "$BENCH_OUT/hook-scan.json" 0 1)x" "info" \
-    "$(ms "$(hf_stat "$BENCH_OUT/hook-scan.json" 0 mean)") ms"
+    "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms, one sh start in each; median $(hf_ratio "$f" 0 1 median)x"
+f="$BENCH_OUT/hook-scan.json"
+record "hook one scan / true (-N, mean)" "$(hf_ratio "$f" 0 1)x" "info" \
+    "$(ms "$(hf_stat "$f" 0 mean)") ms; median $(hf_ratio "$f" 0 1 median)x"
 if awk -v r="$closed" 'BEGIN { exit !(r > 1.5) }'; then
     printf '\nThe closed-gate hook is above 1.5x /bin/true; see benches/README.md, "When the hook ratio is high".\n' >&2
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sessions gate over 10,000 transcripts, as a whole process: `autodream hook` with the
-# time gate and the scan throttle open (the scan stamp is removed before every run), so it
+# time gate and the scan throttle open (the scan stamp is aged before every run), so it
 # performs its one directory scan, against the shell pipeline that counts the same thing:
 #
 #     find DIR -maxdepth 1 -newer LOCK -name '*.jsonl' | wc -l
@@ -20,7 +20,7 @@ source "$(dirname "$0")/lib/common.sh"
 
 SESSIONS="${SESSIONS:-10000}"
 RUNS="${RUNS:-100}"
-WARMUP="${WARMUP:-10}"
+WARMUP="${WARMUP:-3}"
 BUCKETS=100 # distinct mtimes, one hour apart; the lock sits in the middle
 
 ensure_hyperfine
@@ -54,7 +54,7 @@ write_hook_json "$HOOK_JSON" "$CURRENT" "$SESSIONS_DIR/$CURRENT.jsonl" "$PROJECT
 
 # The gate must scan everything and still close: raise min_sessions above the count.
 GATE_ENV=(AUTODREAM_MIN_SESSIONS=$((SESSIONS + 1)))
-rm -f "$STAMP"
+touch -d "@$LONG_AGO" "$STAMP"
 expect_first_failed_gate sessions "${GATE_ENV[@]}"
 counted="$(gate_value "$T/status.json" sessions)"
 [ "$counted" = "$newer_expected" ] ||
@@ -64,26 +64,26 @@ out="$(cd "$PROJECT" && bench_env "${GATE_ENV[@]}" "$BIN" hook <"$HOOK_JSON" 2>&
 [ -z "$out" ] || die "the hook printed something with its gates closed: $out"
 [ -e "$STAMP" ] || die "the hook did not reach the scan (no scan stamp after a run)"
 
-hf=(hyperfine --style basic --warmup "$WARMUP" --runs "$RUNS" --prepare "rm -f $STAMP")
+HF_ENV=("${GATE_ENV[@]}")
 
 say "sh: hook (one scan) against find | wc -l"
-(cd "$PROJECT" && bench_env "${GATE_ENV[@]}" "${hf[@]}" -N \
-    --export-json "$BENCH_OUT/sessions-gate.json" \
+(cd "$PROJECT" && hf_rounds "$BENCH_OUT/sessions-gate.json" "$ROUNDS" "$RUNS" "$WARMUP" -N \
+    --prepare "touch -d @$LONG_AGO $STAMP" \
     -n "sh -c 'exec autodream hook < hook.json' (scan of $SESSIONS)" "sh -c \"exec $BIN hook < $HOOK_JSON\"" \
-    -n "sh -c 'find | wc -l'" "sh -c \"find $SESSIONS_DIR -maxdepth 1 -newer $LOCK -name '*.jsonl' | wc -l\"") >&2
+    -n "sh -c 'find | wc -l'" "sh -c \"find $SESSIONS_DIR -maxdepth 1 -newer $LOCK -name '*.jsonl' | wc -l\"")
 expect_no_dream
 
 say "-N: hook (one scan) against find alone"
-(cd "$PROJECT" && bench_env "${GATE_ENV[@]}" "${hf[@]}" -N \
-    --export-json "$BENCH_OUT/sessions-gate-noshell.json" \
+(cd "$PROJECT" && hf_rounds "$BENCH_OUT/sessions-gate-noshell.json" "$ROUNDS" "$RUNS" "$WARMUP" -N \
+    --prepare "touch -d @$LONG_AGO $STAMP" \
     -n "autodream hook (scan of $SESSIONS)" "$BIN hook" \
-    -n "find" "find $SESSIONS_DIR -maxdepth 1 -newer $LOCK -name '*.jsonl'") >&2
+    -n "find" "find $SESSIONS_DIR -maxdepth 1 -newer $LOCK -name '*.jsonl'")
 expect_no_dream
 
 say "sessions gate results"
 f="$BENCH_OUT/sessions-gate.json"
 record "sessions gate $SESSIONS / find|wc (via sh, mean)" "$(hf_ratio "$f" 0 1)x" "<=1.2x" \
-    "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms; median ratio $(hf_ratio "$f" 0 1 median)x; $SESSIONS files"
+    "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms; median $(hf_ratio "$f" 0 1 median)x; CPU $(cpu_ratio "$f" 0 1)x"
 f="$BENCH_OUT/sessions-gate-noshell.json"
 record "sessions gate $SESSIONS / find (-N, mean)" "$(hf_ratio "$f" 0 1)x" "info" \
-    "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms; median ratio $(hf_ratio "$f" 0 1 median)x"
+    "$(ms "$(hf_stat "$f" 0 mean)") ms vs $(ms "$(hf_stat "$f" 1 mean)") ms; median $(hf_ratio "$f" 0 1 median)x; CPU $(cpu_ratio "$f" 0 1)x"

@@ -14,6 +14,9 @@ set -euo pipefail
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BENCH_OUT="${BENCH_OUT:-$BENCH_ROOT/bench-out}"
 mkdir -p "$BENCH_OUT"
+# Rounds per comparison (see hf_rounds) and extra environment for the timed commands.
+ROUNDS="${ROUNDS:-5}"
+HF_ENV=()
 
 say() { printf '\n== %s\n' "$*" >&2; }
 die() {
@@ -104,6 +107,88 @@ gate_value() { # gate_value FILE NAME
         "next(g[\"value\"] for g in d[\"gates\"] if g[\"name\"] == \"$2\")"
 }
 
+# Runs one hyperfine comparison in ROUNDS rounds of RUNS/ROUNDS runs each and merges the
+# rounds into one export (same schema: mean, median, stddev, min, max, user, system, times).
+# On a shared machine the load drifts; hyperfine runs all of command A, then all of B, so
+# a drift lands on one side. Rounds interleave A and B at a coarse grain and spread it.
+# hyperfine runs in the benchmark environment (bench_env) plus the NAME=VALUE pairs in the
+# array HF_ENV, from the current directory.
+# Usage: hf_rounds OUT.json ROUNDS RUNS WARMUP hyperfine-args... (commands, -n, -N, ...)
+hf_rounds() {
+    local out="$1" rounds="$2" runs="$3" warmup="$4" r per
+    shift 4
+    per=$(((runs + rounds - 1) / rounds))
+    for r in $(seq 1 "$rounds"); do
+        bench_env "${HF_ENV[@]}" hyperfine --style none --warmup "$warmup" --runs "$per" \
+            --export-json "$out.round$r" "$@" >/dev/null
+    done
+    if [ "$JSON_TOOL" = python3 ]; then
+        python3 - "$out" "$rounds" <<'PY'
+import json, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+parts = [json.load(open(f"{out}.round{r}"))["results"] for r in range(1, rounds + 1)]
+results = []
+for i, first in enumerate(parts[0]):
+    times = [t for p in parts for t in p[i]["times"]]
+    results.append({
+        "command": first["command"],
+        "mean": statistics.fmean(times),
+        "stddev": statistics.stdev(times) if len(times) > 1 else 0.0,
+        "median": statistics.median(times),
+        "min": min(times),
+        "max": max(times),
+        "user": statistics.fmean(p[i]["user"] for p in parts),
+        "system": statistics.fmean(p[i]["system"] for p in parts),
+        "times": times,
+        "rounds": rounds,
+    })
+json.dump({"results": results}, open(out, "w"), indent=1)
+PY
+    else
+        local files=()
+        for r in $(seq 1 "$rounds"); do files+=("$out.round$r"); done
+        jq -s '[.[].results] as $p | {results: [range(0; $p[0] | length) as $i
+            | [$p[][$i]] as $rs | ([$rs[].times[]]) as $t | ($t | sort) as $s
+            | ($t | add / length) as $m
+            | {command: $rs[0].command, mean: $m,
+               stddev: (if ($t | length) > 1 then (([$t[] | (. - $m) * (. - $m)] | add) / (($t | length) - 1) | sqrt) else 0 end),
+               median: (if ($s | length) % 2 == 1 then $s[($s | length) / 2 | floor]
+                        else ($s[($s | length) / 2 - 1] + $s[($s | length) / 2]) / 2 end),
+               min: $s[0], max: $s[-1],
+               user: ([$rs[].user] | add / length), system: ([$rs[].system] | add / length),
+               times: $t, rounds: ($rs | length)}]}' "${files[@]}" >"$out"
+    fi
+    rm -f "$out".round*
+    hf_table "$out"
+}
+
+# Prints a merged export as a small table (milliseconds).
+hf_table() { # hf_table FILE
+    local n i
+    n="$(json_get "$1" '.results | length' 'len(d["results"])')"
+    printf '  %-58s %9s %9s %9s %9s %9s\n' command "mean" "± sd" median min "user+sys" >&2
+    for i in $(seq 0 $((n - 1))); do
+        printf '  %-58s %9s %9s %9s %9s %9s\n' \
+            "$(json_get "$1" ".results[$i].command" "d['results'][$i]['command']" | cut -c1-58)" \
+            "$(ms "$(hf_stat "$1" "$i" mean)")" "$(ms "$(hf_stat "$1" "$i" stddev)")" \
+            "$(ms "$(hf_stat "$1" "$i" median)")" "$(ms "$(hf_stat "$1" "$i" min)")" \
+            "$(ms "$(cpu_time "$1" "$i")")" >&2
+    done
+    printf '  (ms; %s runs per command in %s interleaved rounds)\n' \
+        "$(json_get "$1" '.results[0].times | length' 'len(d["results"][0]["times"])')" \
+        "$(json_get "$1" '.results[0].rounds // 1' 'd["results"][0].get("rounds", 1)')" >&2
+}
+
+# Mean CPU time (user + system, seconds) of result IDX.
+cpu_time() { # cpu_time FILE IDX
+    awk -v u="$(hf_stat "$1" "$2" user)" -v s="$(hf_stat "$1" "$2" system)" 'BEGIN { print u + s }'
+}
+
+# Ratio of two results' mean CPU time (A / B), two decimals.
+cpu_ratio() { # cpu_ratio FILE A B
+    awk -v a="$(cpu_time "$1" "$2")" -v b="$(cpu_time "$1" "$3")" 'BEGIN { printf "%.2f", a / b }'
+}
+
 # Mean, median and standard deviation (seconds) of result IDX (0-based) of a hyperfine export.
 hf_stat() { # hf_stat FILE IDX mean|median|stddev
     json_get "$1" ".results[$2].$3" "d['results'][$2]['$3']"
@@ -143,6 +228,10 @@ write_hook_json() { # write_hook_json FILE SESSION_ID TRANSCRIPT CWD
 
 # A UUID-shaped session id, deterministic from a number.
 session_id() { printf '%08x-7a1e-4c3d-9b2f-%012x' "$1" "$(($1 * 2654435761 % 281474976710656))"; }
+
+# An instant long past (2000-01-01): the scan stamp set to it opens the scan throttle
+# without deleting the file, as it is between two real scans.
+LONG_AGO=946684800
 
 # Sets a file's mtime to N seconds before now.
 set_mtime_ago() { touch -d "@$(($(date +%s) - $2))" "$1"; }

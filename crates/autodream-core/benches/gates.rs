@@ -4,7 +4,8 @@
 //!   10,000 UUID-named transcripts, half of them touched since the lock.
 //! - `hook_gates/time_closed`: `gates::check` when the lock is fresh (the 99% case).
 //! - `hook_gates/sessions_closed_10000`: `gates::check` with the time gate open and the
-//!   scan stamp removed before every call, so it scans all 10,000 and then closes.
+//!   scan stamp aged before every call (kept, as between two real scans), so it scans all
+//!   10,000 and then closes.
 //! - `hook_gates/config_load`: `Config::load` as the hook calls it, with no config file or
 //!   settings in an empty agent home.
 //!
@@ -149,23 +150,24 @@ fn hook_gates(c: &mut Criterion) {
     group.bench_function("time_closed", |b| b.iter(|| black_box(closed())));
     assert!(!gates::scan_stamp_path(&fresh.locations).exists(), "a closed time gate must not scan");
 
-    // Time gate open, scan stamp gone, sessions gate closed after a full scan.
+    // Time gate open, scan stamp a day old, sessions gate closed after a full scan.
     let many = config_with_min_sessions(u32::try_from(f.sessions + 1).unwrap_or(u32::MAX));
     let scan_input =
         GateInput { locations: &f.locations, config: &many, clock: clock_at(f.now), current_session: None };
     let stamp = gates::scan_stamp_path(&f.locations);
-    let remove_stamp = || {
-        let _ = std::fs::remove_file(&stamp);
-    };
-    remove_stamp();
     let first = gates::check(&scan_input);
     assert_eq!(first.failed, Some(GateName::Sessions));
     assert_eq!(first.sessions_since, Some(f.touched_since_lock));
+    let age_stamp = || set_mtime(&stamp, f.now - Duration::from_secs(24 * HOUR));
+    age_stamp();
+    assert_eq!(gates::check(&scan_input).failed, Some(GateName::Sessions), "an aged stamp lets the scan run");
+    assert_eq!(gates::check(&scan_input).failed, Some(GateName::ScanThrottle), "a fresh stamp throttles it");
     group.throughput(Throughput::Elements(f.sessions as u64));
     group.bench_function(format!("sessions_closed_{}", f.sessions), |b| {
-        b.iter_batched(remove_stamp, |()| black_box(gates::check(&scan_input)), BatchSize::PerIteration)
+        b.iter_batched(age_stamp, |()| black_box(gates::check(&scan_input)), BatchSize::PerIteration)
     });
-    assert!(stamp.exists(), "the scan throttle passed, so the stamp was touched");
+    let touched = std::fs::metadata(&stamp).and_then(|m| m.modified()).expect("stamp mtime");
+    assert_eq!(touched, f.now, "every scan touches the stamp at the gates' now");
 
     // The configuration load the hook does before the gates, in an empty agent home.
     let home = tempfile::tempdir().expect("temp dir");
