@@ -93,8 +93,7 @@ fn fixture(sessions: usize) -> Fixture {
 }
 
 fn config_with_min_sessions(min_sessions: u32) -> LoadedConfig {
-    let mut config = Config::default();
-    config.min_sessions = min_sessions;
+    let config = Config { min_sessions, ..Config::default() };
     LoadedConfig {
         config,
         warnings: vec![],
