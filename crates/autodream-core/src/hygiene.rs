@@ -51,19 +51,27 @@ impl HygieneReport {
     pub fn summary(&self) -> String {
         let mut parts = Vec::new();
         if !self.removed_pointers.is_empty() {
-            parts.push(format!("removed {} dangling pointers", self.removed_pointers.len()));
+            parts.push(plural(self.removed_pointers.len(), "dangling pointer", "removed"));
         }
         if !self.added_entries.is_empty() {
-            parts.push(format!("indexed {} forgotten topic files", self.added_entries.len()));
+            parts.push(plural(self.added_entries.len(), "forgotten topic file", "indexed"));
         }
         if self.shortened > 0 {
-            parts.push(format!("shortened {} long index lines", self.shortened));
+            parts.push(plural(self.shortened, "long index line", "shortened"));
         }
         if self.moved_to_overflow > 0 {
-            parts.push(format!("moved {} entries to {OVERFLOW_FILE}", self.moved_to_overflow));
+            parts.push(format!(
+                "{} to {OVERFLOW_FILE}",
+                plural(self.moved_to_overflow, "entry", "moved").replace("entrys", "entries")
+            ));
         }
         if parts.is_empty() { "index already tidy".into() } else { parts.join("; ") }
     }
+}
+
+/// "removed 1 dangling pointer" / "removed 2 dangling pointers".
+fn plural(n: usize, noun: &str, verb: &str) -> String {
+    if n == 1 { format!("{verb} 1 {noun}") } else { format!("{verb} {n} {noun}s") }
 }
 
 fn truncate_chars(s: &str, max: usize) -> String {

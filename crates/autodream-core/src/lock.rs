@@ -265,6 +265,31 @@ impl ConsolidationLock {
         self.rollback_to(pid, state.last_consolidated())
     }
 
+    /// Removes the temporary files of lock updates whose process died mid-way (a crash
+    /// inside [`Self::replace`]). Returns how many were removed.
+    pub fn remove_stale_temp_files(&self) -> Result<usize, LockError> {
+        let dir = self.path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        self.serialise(|| {
+            let mut removed = 0;
+            let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(0) };
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let Some(pid) = name
+                    .to_str()
+                    .and_then(|n| n.strip_prefix(&format!("{LOCK_FILE}.")))
+                    .and_then(|n| n.strip_suffix(".tmp"))
+                    .and_then(|n| n.parse::<u32>().ok())
+                else {
+                    continue;
+                };
+                if !pid_alive(pid) && std::fs::remove_file(e.path()).is_ok() {
+                    removed += 1;
+                }
+            }
+            Ok(removed)
+        })
+    }
+
     fn rollback_to(&self, pid: u32, prior: Option<SystemTime>) -> Result<bool, LockError> {
         self.serialise(|| {
             if !self.ours(pid) {

@@ -32,8 +32,14 @@ pub fn run(global: &GlobalArgs, args: CheckArgs) -> anyhow::Result<u8> {
     }
     context::print_warnings(&ctx);
     println!(
-        "MEMORY.md: {} lines / {} max, {} UTF-16 units / {} max, {} entries; {} topic files",
-        report.lines, report.max_lines, report.units, report.max_units, report.entries, report.topic_files
+        "MEMORY.md: {} lines / {} max, {} UTF-16 units / {} max, {} {}; {} topic files",
+        report.lines,
+        report.max_lines,
+        report.units,
+        report.max_units,
+        report.entries,
+        if report.entries == 1 { "entry" } else { "entries" },
+        report.topic_files
     );
     for f in &report.findings {
         let sev = match f.severity {

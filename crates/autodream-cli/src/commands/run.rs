@@ -112,8 +112,11 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
     for note in &outcome.summary.notes {
         println!("  note: {note}");
     }
-    if !outcome.files.is_empty() && !args.dry_run {
-        for f in &outcome.files {
+    // Engine state in dot-folders is applied with the dream but is not memory to show.
+    let shown: Vec<&String> =
+        outcome.files.iter().filter(|f| !f.split('/').any(|c| c.starts_with('.'))).collect();
+    if !shown.is_empty() && !args.dry_run {
+        for f in shown {
             println!("  {f}");
         }
         println!("  (autodream diff shows the changes; autodream undo reverts them)");

@@ -124,8 +124,6 @@ fn a_dry_run_killed_inside_its_lock_rollback_keeps_the_time_gate() {
 }
 
 #[test]
-#[ignore = "bug: a process killed inside ConsolidationLock::replace (lock.rs) leaves \
-            `.consolidate-lock.PID.tmp` in the memory dir, and recovery never removes it"]
 fn recovery_removes_the_lock_temp_file_of_a_killed_process() {
     let mut leftovers = Vec::new();
     let mut caught = 0;

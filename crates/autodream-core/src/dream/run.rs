@@ -385,8 +385,11 @@ fn dream_body(
     if opts.dry_run {
         let files: Vec<String> = planned.iter().map(|p| p.path.clone()).collect();
         let diff = transaction::plan_diff(&planned);
-        let message =
-            if files.is_empty() { message_for(0) } else { format!("Would improve {} files", files.len()) };
+        let message = if files.is_empty() {
+            message_for(0)
+        } else {
+            improved_message(files.len()).replacen("Improved", "Would improve", 1)
+        };
         return Ok((
             DreamOutcome {
                 task: progress.snapshot(),
