@@ -38,9 +38,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let scorer = Scorer::new(&people);
         let mut topics = Topics::default();
         let ex = extract(&g.statements, &mut topics, &people, &scorer);
-        for f in ex.facts {
-            let subject = topics.by_slug.get(&f.topic).and_then(|t| t.person.clone());
-            let s = scorer.score_about(&f.text, subject.as_deref());
+        let mut scores: Vec<_> = ex
+            .facts
+            .iter()
+            .map(|f| {
+                let subject = topics.by_slug.get(&f.topic).and_then(|t| t.person.clone());
+                scorer.score_about(&f.text, subject.as_deref())
+            })
+            .collect();
+        autodream_offline::salience::discount_repeated_words(&mut scores);
+        for (f, s) in ex.facts.iter().zip(&scores) {
             let line = serde_json::json!({
                 "sample": sample.sample_id, "topic": f.topic, "date": f.date.to_string(), "group": f.group,
                 "seq": f.seq, "text": f.text, "value": s.value, "words": s.words, "factor": s.factor,

@@ -18,7 +18,7 @@ use crate::render::Layout;
 use crate::salience::Scored;
 
 /// A word already covered by k chosen facts is worth `DECAY^k` of its value.
-const DECAY: f32 = 0.6;
+const DECAY: f32 = 1.0;
 /// Pinned facts (daily-log notes, "remember …", hand edits) are worth this much more.
 const PINNED_WEIGHT: f32 = 4.0;
 /// Superseded facts are history: kept when there is room.

@@ -20,12 +20,12 @@ use autodream_core::memdir::topic::MemoryType;
 
 use crate::dates_api;
 use crate::fact::{Fact, Origin, TopicInfo};
-use crate::gather::{Statement, StatementOrigin, Voice};
+use crate::gather::{Statement, Voice};
 use crate::salience::Scorer;
 use crate::text::{ADVERBS, split_clauses, split_sentences, stable_hash, words};
 
 /// Facts worth less than this are small talk and are not kept anywhere.
-pub const MIN_VALUE: f32 = 0.9;
+pub const MIN_VALUE: f32 = 0.7;
 /// Weight of a statement made in reply to a question.
 pub const REPLY_WEIGHT: f32 = 1.4;
 /// Weight of a speaker's first statement in a session.
@@ -566,6 +566,9 @@ impl Topics {
 #[derive(Debug, Default)]
 pub struct Extracted {
     pub facts: Vec<Fact>,
+    /// For each fact, the clause as it was said (before attribution and dating): what an
+    /// echo of the engine's own output would look like in a transcript.
+    pub said: Vec<String>,
     /// Sentences dropped as questions, small talk or too little to keep.
     pub dropped: usize,
     pub redactions: usize,
@@ -614,33 +617,48 @@ pub fn extract(
         let mut sentence_index = 0u64;
         let context = if st.replies_to_question { REPLY_WEIGHT } else { 1.0 }
             * if st.opens_session { OPENING_WEIGHT } else { 1.0 };
-        let mut push =
-            |out: &mut Extracted, topic: String, subject: Option<&str>, text: String, pinned: bool| {
-                let text = terminate(capitalise_first(text.trim()));
-                let seq_base = line_base | (sentence_index << 8);
-                sentence_index += 1;
-                for (ci, (lead, clause)) in split_clauses(&text).into_iter().enumerate() {
-                    let scored = scorer.score_about(clause, subject);
-                    if (scored.content() < MIN_VALUE || words(clause).len() < MIN_WORDS) && !pinned {
-                        out.dropped += 1;
-                        continue;
-                    }
-                    out.facts.push(Fact {
-                        topic: topic.clone(),
-                        date: st.date,
-                        text: clause.to_string(),
-                        group,
-                        seq: seq_base | ci as u64,
-                        lead: lead.to_string(),
-                        origin: Origin::New,
-                        source: st.source.clone(),
-                        salience: scored.value,
-                        superseded_on: None,
-                        pinned,
-                        context,
-                    });
+        // One sentence becomes clause facts. Each clause is attributed on its own (a clause
+        // kept without its neighbours still says who), then dated against the statement's day.
+        let mut push = |out: &mut Extracted,
+                        topic: String,
+                        speaker: Option<&str>,
+                        subject: Option<&str>,
+                        sentence: &str,
+                        pinned: bool| {
+            let sentence = terminate(capitalise_first(sentence.trim()));
+            let seq_base = line_base | (sentence_index << 8);
+            sentence_index += 1;
+            for (ci, (lead, clause)) in split_clauses(&sentence).into_iter().enumerate() {
+                let attributed = match speaker {
+                    Some(name) => attribute(clause, name),
+                    None => clause.to_string(),
+                };
+                let text = dates_api::annotate(&attributed, st.date);
+                let text = if ci == 0 { capitalise_first(&text) } else { text };
+                let scored = scorer.score_about(&text, subject);
+                // CJK has no spaces: two characters count as a word.
+                let word_count = words(&text).len() + crate::text::cjk_bigrams(&text).len().div_ceil(2);
+                if (scored.content() < MIN_VALUE || word_count < MIN_WORDS) && !pinned {
+                    out.dropped += 1;
+                    continue;
                 }
-            };
+                out.said.push(clause.to_string());
+                out.facts.push(Fact {
+                    topic: topic.clone(),
+                    date: st.date,
+                    text,
+                    group,
+                    seq: seq_base | ci as u64,
+                    lead: lead.to_string(),
+                    origin: Origin::New,
+                    source: st.source.clone(),
+                    salience: scored.value,
+                    superseded_on: None,
+                    pinned,
+                    context,
+                });
+            }
+        };
         for raw in split_sentences(&st.text) {
             let s = strip_filler(raw, people);
             if s.is_empty() || is_question(s) || is_small_talk(s) {
@@ -651,12 +669,10 @@ pub fn extract(
                 Some(c) => (c.get(1).map_or(s, |m| m.as_str()), true),
                 None => (s, false),
             };
-            let annotated = |t: &str| dates_api::annotate(t, st.date);
             match &st.voice {
                 Voice::Person(name) => {
                     let topic = topics.person(name);
-                    let text = annotated(&attribute(s, name));
-                    push(&mut out, topic, Some(name), text, remembered);
+                    push(&mut out, topic, Some(name), Some(name), s, remembered);
                 }
                 Voice::User => {
                     let Some(kind) = classify_user_sentence(s, remembered) else {
@@ -664,25 +680,24 @@ pub fn extract(
                         continue;
                     };
                     let topic = topics.typed(kind);
-                    let text = annotated(&attribute(s, "the user"));
-                    push(&mut out, topic, Some("the user"), text, remembered);
+                    push(&mut out, topic, Some("the user"), Some("the user"), s, remembered);
                 }
                 Voice::Note => {
                     let (topic, subject) = match classify_note(s, people) {
                         Ok(person) => (topics.person(&person), Some(person)),
                         Err(kind) => (topics.typed(kind), None),
                     };
-                    push(&mut out, topic, subject.as_deref(), annotated(s), true);
+                    // A note is already written about someone: nothing to attribute.
+                    push(&mut out, topic, None, subject.as_deref(), s, true);
                 }
             }
         }
         if let Voice::Person(name) = &st.voice {
             for image in &st.images {
                 let topic = topics.person(name);
-                push(&mut out, topic, Some(name), format!("Photo: {image}"), false);
+                push(&mut out, topic, None, Some(name), &format!("Photo: {image}"), false);
             }
         }
-        let _ = st.origin == StatementOrigin::DailyLog;
     }
     out
 }

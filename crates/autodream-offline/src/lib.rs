@@ -28,8 +28,6 @@ pub mod state;
 pub mod supersede;
 pub mod text;
 
-mod redact_shim;
-
 /// The date resolver the engine calls.
 pub(crate) use dates as dates_api;
 
@@ -88,7 +86,7 @@ impl OfflineEngine {
 }
 
 fn redact_text(text: &str) -> (String, usize) {
-    let r = redact_shim::redact(text);
+    let r = autodream_core::redact::redact(text);
     (r.text.into_owned(), r.count)
 }
 
@@ -177,8 +175,10 @@ impl Engine for OfflineEngine {
         }
         let mut reingested = 0;
         let mut redactions = 0;
-        for f in extracted.facts {
-            if own_texts.contains(&own_key(&f.text)) {
+        for (f, said) in extracted.facts.into_iter().zip(&extracted.said) {
+            // Our own words seen again (a pasted or quoted memory line) are not news; the
+            // speaker saying again what we had attributed to them is, and merges below.
+            if own_texts.contains(&own_key(said)) {
                 reingested += 1;
                 continue;
             }
@@ -245,7 +245,7 @@ impl Engine for OfflineEngine {
         redactions += facts
             .iter()
             .filter(|f| f.origin == Origin::New)
-            .map(|f| f.text.matches("[REDACTED:").count())
+            .map(|f| f.text.matches(autodream_core::redact::MARKER_PREFIX).count())
             .sum::<usize>();
 
         // Write topic files and the index.

@@ -104,7 +104,7 @@ fn fact_lines(facts: &[&Fact], layout: Layout, out: &mut String) {
             Some(on) => line.push_str(&format!("- {} (superseded {on}): ", f.date)),
             None => line.push_str(&format!("- {}: ", f.date)),
         }
-        line.push_str(&capitalise_first(&f.text));
+        line.push_str(&run_start(&f.text));
         let mut j = i + 1;
         while f.superseded_on.is_none()
             && j < facts.len()
@@ -121,7 +121,7 @@ fn fact_lines(facts: &[&Fact], layout: Layout, out: &mut String) {
             } else {
                 terminate(&mut line);
                 line.push(' ');
-                line.push_str(&capitalise_first(&next.text));
+                line.push_str(&run_start(&next.text));
             }
             j += 1;
         }
@@ -144,6 +144,14 @@ pub fn terminate(s: &mut String) {
             s.push('.');
         }
     }
+}
+
+/// A clause written without the clause it was joined to drops its joining conjunction
+/// ("and Jon works as …" → "Jon works as …").
+pub fn run_start(text: &str) -> String {
+    let lower = text.get(..8).unwrap_or(text).to_lowercase();
+    let cut = ["and ", "but ", "so ", "plus "].iter().find(|c| lower.starts_with(*c)).map_or(0, |c| c.len());
+    capitalise_first(&text[cut..])
 }
 
 /// The text with its first letter capitalised.
@@ -218,7 +226,12 @@ pub fn keywords(facts: &[&Fact], exclude: &[String], max: usize) -> Vec<String> 
         let ws = words(&f.text);
         for (i, w) in ws.iter().enumerate() {
             let key = word_key(w.text);
-            if key.len() < 3 || key.chars().all(|c| c.is_ascii_digit()) || excluded.contains(&key) {
+            // Dates, numbers and the "Photo:" label name nothing inside the file.
+            if key.len() < 3
+                || key.chars().any(|c| c.is_ascii_digit())
+                || key == "photo"
+                || excluded.contains(&key)
+            {
                 continue;
             }
             let weight = match commonness_of_key(&key) {

@@ -36,6 +36,15 @@ pub const EVENT_FACTOR: f32 = 1.6;
 pub const STATE_FACTOR: f32 = 1.0;
 /// A sentence about the listener ("you", "your"): a reaction, rarely a fact.
 pub const SECOND_PERSON_FACTOR: f32 = 0.25;
+/// A habit or a duration: how often, how long ("twice a week", "for 10 years").
+pub const HABIT_FACTOR: f32 = 1.5;
+/// A name given to someone or something ("his name is Kyle", "a puppy named Coco").
+pub const NAMING_FACTOR: f32 = 2.0;
+/// A reaction to what the other person said or showed ("That sounds amazing!").
+pub const REACTION_FACTOR: f32 = 0.3;
+/// A clause that mentions neither its subject nor "we": an opinion or a remark more often
+/// than a fact about the person.
+pub const NO_SUBJECT_FACTOR: f32 = 0.8;
 /// An image description: concrete, but mostly generic ("a group of people in a park").
 pub const CAPTION_FACTOR: f32 = 0.6;
 /// How much a word repeated across many facts of the memory is discounted:
@@ -74,6 +83,17 @@ static DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// Parenthesised annotations, removed before the words are scored.
 static ANNOTATION_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\s?\((?:[^()]*?\b\d{4}\b[^()]*)\)").expect("valid regex"));
+static REACTION_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:that|this|it|those|these|what a|how|sounds|looks|so|such)\b.*\b(?:looks?|sounds?|seems?|must|great|awesome|amazing|cool|nice|fun|cute|beautiful|gorgeous|delicious|yum|incredible|wonderful|lovely)\b")
+        .expect("valid regex")
+});
+static HABIT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:(?:once|twice|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|many) (?:times? )?(?:a|an|per|every) (?:day|week|weekend|month|year)|every (?:day|morning|evening|night|week|weekend|month|year|summer|winter)|(?:for|over) (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|many) (?:days|weeks|months|years)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|months|years) (?:now|old))\b")
+        .expect("valid regex")
+});
+static NAMING_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:[Nn]ame is|[Nn]amed|[Cc]alled|[Nn]ame's) \p{Lu}").expect("valid regex")
+});
 static QUOTE_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""[^"]{2,80}"|“[^”]{2,80}”"#).expect("valid regex"));
 
@@ -138,6 +158,18 @@ impl Scorer {
             factor *= QUOTE_FACTOR;
         }
         factor *= subject_action(&ws, &stripped, subject);
+        if HABIT_RE.is_match(&stripped) {
+            factor *= HABIT_FACTOR;
+        }
+        if NAMING_RE.is_match(&stripped) {
+            factor *= NAMING_FACTOR;
+        }
+        if REACTION_RE.is_match(&stripped) {
+            factor *= REACTION_FACTOR;
+        }
+        if !mentions_subject(&ws, subject) {
+            factor *= NO_SUBJECT_FACTOR;
+        }
         if addresses_listener(&ws) {
             factor *= SECOND_PERSON_FACTOR;
         }
@@ -170,6 +202,16 @@ pub fn discount_repeated_words(scores: &mut [Scored]) {
         }
         s.value = s.content() * s.factor;
     }
+}
+
+/// Does the clause mention its subject (or "we", "they")?
+fn mentions_subject(ws: &[crate::text::Word<'_>], subject: Option<&str>) -> bool {
+    let first = subject.and_then(|s| words(s).first().map(|w| word_key(w.text)));
+    ws.iter().any(|w| {
+        let k = word_key(w.text);
+        first.as_deref() == Some(k.as_str())
+            || matches!(k.as_str(), "we" | "our" | "us" | "they" | "their" | "them")
+    })
 }
 
 /// Does the sentence speak to the listener ("you", "your") rather than about the speaker?
@@ -281,7 +323,7 @@ mod tests {
         let t = s.score("She watched \"Little Women\" twice.");
         let plain = s.score("She watched little women twice.");
         assert!(t.content() > plain.content(), "{t:?} {plain:?}");
-        assert!((t.factor - QUOTE_FACTOR).abs() < 1e-6);
+        assert!((t.factor - QUOTE_FACTOR * NO_SUBJECT_FACTOR).abs() < 1e-6);
     }
 
     #[test]
@@ -313,6 +355,15 @@ mod tests {
         assert!(scores[0].keys[0].1 < before * 0.65, "{:?}", scores[0]);
         let galway = scores[3].keys.iter().map(|k| k.1).fold(0.0, f32::max);
         assert!(galway > scores[0].keys[0].1);
+    }
+
+    #[test]
+    fn habits_and_names_are_facts_worth_keeping() {
+        let s = Scorer::new(["Maria"]);
+        let habit = s.score_about("We go hiking a few times a week.", Some("Maria"));
+        assert!((habit.factor - HABIT_FACTOR).abs() < 1e-6, "{habit:?}");
+        let named = s.score_about("Maria got a puppy named Coco.", Some("Maria"));
+        assert!(named.factor >= NAMING_FACTOR * EVENT_FACTOR - 1e-6, "{named:?}");
     }
 
     #[test]

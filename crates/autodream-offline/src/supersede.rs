@@ -20,20 +20,22 @@ pub struct Attribute {
     pub value: String,
 }
 
+/// A subject: a capitalised name (one or two words), "the user", "we" or "they".
+const SUBJECT: &str = r"(?P<s>(?:[Tt]he user|\p{Lu}[\w'.-]*(?: \p{Lu}[\w'.-]*)?))";
 static JOB_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?P<s>[\w .'-]{1,40}?) (?:works|is working|started working|now works|got a (?:new )?job|has a (?:new )?job|landed a (?:new )?job|took a (?:new )?job|is employed|got hired|was hired) (?:as|at|for) (?P<v>[^,.;!?()]{2,48})")
+    Regex::new(&format!(r"{SUBJECT} (?:works|is working|started working|now works|got a (?:new )?job|has a (?:new )?job|landed a (?:new )?job|took a (?:new )?job|is employed|got hired|was hired) (?:as|at|for) (?P<v>[^,.;!?()]{{2,48}})"))
         .expect("valid regex")
 });
 static HOME_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[,;] )(?P<s>[\w .'-]{1,40}?) (?:lives|now lives|is living|moved|has moved|is moving|relocated|settled) (?:in|to) (?P<v>\p{Lu}[\w.-]*(?: \p{Lu}[\w.-]*)*)")
+    Regex::new(&format!(r"{SUBJECT} (?:lives|now lives|is living|moved|has moved|is moving|relocated|settled) (?:in|to) (?P<v>\p{{Lu}}[\w.-]*(?: \p{{Lu}}[\w.-]*)*)"))
         .expect("valid regex")
 });
 static RELATIONSHIP_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?P<s>[\w .'-]{1,40}?) (?:is|got|became|is now|just got) (?P<v>single|married|engaged|divorced|separated|widowed)\b")
+    Regex::new(&format!(r"{SUBJECT} (?:is|got|became|is now|just got) (?P<v>single|married|engaged|divorced|separated|widowed)\b"))
         .expect("valid regex")
 });
 static FAVORITE_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?P<s>[\w .'-]{1,40}?)'s (?:new |current |all-time )?(?:favorite|favourite|fave) (?P<k>[a-z]+(?: [a-z]+)?) (?:is|are) (?P<v>[^,.;!?()]{2,48})")
+    Regex::new(&format!(r"{SUBJECT}'s (?:new |current |all-time )?(?:favorite|favourite|fave) (?P<k>[a-z]+(?: [a-z]+)?) (?:is|are) (?P<v>[^,.;!?()]{{2,48}})"))
         .expect("valid regex")
 });
 static CHOICE_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -53,6 +55,12 @@ fn norm(s: &str) -> String {
 
 /// The attribute a fact states about `subject` (the topic's person, or "the user"), if any.
 pub fn attribute_of(text: &str, subject: Option<&str>) -> Option<Attribute> {
+    // A clause may open with the conjunction that joined it to its sentence.
+    let lower = text.to_lowercase();
+    let text = ["and ", "but ", "so ", "plus ", "also ", "now ", "because "]
+        .iter()
+        .find(|c| lower.starts_with(*c))
+        .map_or(text, |c| &text[c.len()..]);
     let about_subject = |s: &str| match subject {
         Some(name) => s.trim().eq_ignore_ascii_case(name),
         None => false,
@@ -65,15 +73,11 @@ pub fn attribute_of(text: &str, subject: Option<&str>) -> Option<Attribute> {
         }
     }
     for (re, key) in [(&*JOB_RE, "job"), (&*HOME_RE, "home"), (&*RELATIONSHIP_RE, "relationship")] {
-        if let Some(c) = re.captures(text)
-            && about_subject(&c["s"])
-        {
+        if let Some(c) = re.captures_iter(text).find(|c| about_subject(&c["s"])) {
             return Some(Attribute { key: key.to_string(), value: norm(&c["v"]) });
         }
     }
-    if let Some(c) = FAVORITE_RE.captures(text)
-        && about_subject(&c["s"])
-    {
+    if let Some(c) = FAVORITE_RE.captures_iter(text).find(|c| about_subject(&c["s"])) {
         return Some(Attribute { key: format!("favorite:{}", c["k"].to_lowercase()), value: norm(&c["v"]) });
     }
     None
@@ -134,6 +138,8 @@ mod tests {
         let a = attribute_of("Jon works as a banker downtown.", Some("Jon")).unwrap();
         assert_eq!((a.key.as_str(), a.value.as_str()), ("job", "banker downtown"));
         assert!(attribute_of("Gina works at a shop.", Some("Jon")).is_none());
+        let a = attribute_of("Big news: Jon works as a teacher now.", Some("Jon")).unwrap();
+        assert_eq!(a.value, "teacher now");
         let a = attribute_of("Maria moved to Portland last year.", Some("Maria")).unwrap();
         assert_eq!((a.key.as_str(), a.value.as_str()), ("home", "portland"));
         let a = attribute_of("Nate's favorite game is Valorant.", Some("Nate")).unwrap();
