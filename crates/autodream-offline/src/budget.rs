@@ -1,15 +1,13 @@
 //! Prune: fill the size budget with the facts most worth keeping.
 //!
 //! The budget is a share (`memory_budget_ratio`) of all input reviewed so far, capped by
-//! `memory_budget_max_bytes`. Facts are chosen greedily by worth per byte: salience (with
-//! diminishing returns when a word is already covered by a chosen fact) × recency × a
-//! weight (pinned notes first, superseded history last), divided by the bytes the fact
-//! adds (a fact joining a line already started costs less than one opening a line). The
-//! greedy is lazy: a popped fact whose worth has dropped since it was queued is queued
-//! again with its current worth.
+//! `memory_budget_max_bytes`. Facts are chosen greedily by worth per byte: salience ×
+//! recency × a weight (how it was said, pinned notes first, superseded history last),
+//! divided by the bytes the fact adds — a fact joining a line (or a day) already started
+//! costs less than one opening it, so the greedy requeues a day's facts when it opens.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use jiff::civil::Date;
 
@@ -17,8 +15,6 @@ use crate::fact::{Fact, Origin};
 use crate::render::Layout;
 use crate::salience::Scored;
 
-/// A word already covered by k chosen facts is worth `DECAY^k` of its value.
-const DECAY: f32 = 1.0;
 /// Pinned facts (daily-log notes, "remember …", hand edits) are worth this much more.
 const PINNED_WEIGHT: f32 = 4.0;
 /// Superseded facts are history: kept when there is room.
@@ -51,8 +47,8 @@ fn weight(f: &Fact) -> f32 {
 }
 
 /// Chooses facts for `available` bytes. Hand-edited facts are always kept (their cost is
-/// taken first). Returns the keep flags and each fact's static priority (worth per byte
-/// without diminishing returns), used to trim when the rendered size overshoots.
+/// taken first). Returns the keep flags and each fact's static priority (worth per byte of
+/// a line of its own), used to trim when the rendered size overshoots.
 pub fn select(
     facts: &[Fact],
     scores: &[Scored],
@@ -61,103 +57,72 @@ pub fn select(
     layout: Layout,
 ) -> (Vec<bool>, Vec<f32>) {
     let n = facts.len();
-    let mut keep = vec![false; n];
-    let mut remaining = available as i64;
-    let mut covered: HashMap<u64, u32> = HashMap::new();
-    // Lines already opened (topic, group, date) and day headings (topic, date).
-    let mut open_lines: HashMap<(&str, u64, Date), ()> = HashMap::new();
-    let mut open_days: HashMap<(&str, Date), ()> = HashMap::new();
-    let mut members: HashMap<(&str, u64, Date), Vec<usize>> = HashMap::new();
-    for (i, f) in facts.iter().enumerate() {
-        members.entry((f.topic.as_str(), f.group, f.date)).or_default().push(i);
-    }
-    let cost =
-        |i: usize, open_lines: &HashMap<(&str, u64, Date), ()>, open_days: &HashMap<(&str, Date), ()>| {
-            let f = &facts[i];
-            if f.superseded_on.is_some() || f.origin == Origin::Edited {
-                return f.line_cost();
-            }
-            let line = if open_lines.contains_key(&(f.topic.as_str(), f.group, f.date)) {
-                f.join_cost()
-            } else {
-                f.line_cost()
-            };
-            let day = if open_days.contains_key(&(f.topic.as_str(), f.date)) {
-                0
-            } else {
-                layout.day_heading_cost(f.date)
-            };
-            line + day
-        };
-    let value = |i: usize, covered: &HashMap<u64, u32>| -> f32 {
-        let s = &scores[i];
-        let keys: f32 =
-            s.keys.iter().map(|(k, v)| v * DECAY.powi(covered.get(k).copied().unwrap_or(0) as i32)).sum();
-        (s.words + keys) * s.factor
-    };
-    let static_priority: Vec<f32> = (0..n)
-        .map(|i| {
-            scores[i].value * recency(facts[i].date, today) * weight(&facts[i]) / facts[i].line_cost() as f32
-        })
+    let worth: Vec<f32> = facts
+        .iter()
+        .zip(scores)
+        .map(|(f, s)| s.value.max(0.0) * recency(f.date, today) * weight(f))
         .collect();
-    let take =
-        |i: usize, keep: &mut Vec<bool>, remaining: &mut i64, covered: &mut HashMap<u64, u32>, c: usize| {
-            keep[i] = true;
-            *remaining -= c as i64;
-            for (k, _) in &scores[i].keys {
-                *covered.entry(*k).or_default() += 1;
-            }
+    let static_priority: Vec<f32> = facts.iter().zip(&worth).map(|(f, w)| w / f.line_cost() as f32).collect();
+    let mut keep = vec![false; n];
+    let mut done = vec![false; n];
+    let mut remaining = available as i64;
+    // Lines already opened (topic, group, day) and day headings already written (topic, day).
+    let mut open_lines: HashSet<(&str, u64, Date)> = HashSet::new();
+    let mut open_days: HashSet<(&str, Date)> = HashSet::new();
+    let mut by_day: HashMap<(&str, Date), Vec<usize>> = HashMap::new();
+    for (i, f) in facts.iter().enumerate() {
+        by_day.entry((f.topic.as_str(), f.date)).or_default().push(i);
+    }
+    let cost = |f: &Fact, open_lines: &HashSet<(&str, u64, Date)>, open_days: &HashSet<(&str, Date)>| {
+        if f.superseded_on.is_some() || f.origin == Origin::Edited {
+            return f.line_cost();
+        }
+        let line = if open_lines.contains(&(f.topic.as_str(), f.group, f.date)) {
+            f.join_cost()
+        } else {
+            f.line_cost()
         };
-    for i in 0..n {
-        if facts[i].origin == Origin::Edited {
-            let c = cost(i, &open_lines, &open_days);
-            take(i, &mut keep, &mut remaining, &mut covered, c);
-            open_days.insert((facts[i].topic.as_str(), facts[i].date), ());
-        }
-    }
-    let priority = |i: usize,
-                    covered: &HashMap<u64, u32>,
-                    ol: &HashMap<(&str, u64, Date), ()>,
-                    od: &HashMap<(&str, Date), ()>| {
-        value(i, covered) * recency(facts[i].date, today) * weight(&facts[i]) / cost(i, ol, od) as f32
+        let day =
+            if open_days.contains(&(f.topic.as_str(), f.date)) { 0 } else { layout.day_heading_cost(f.date) };
+        line + day
     };
-    let mut heap: BinaryHeap<(u32, Reverse<usize>)> = BinaryHeap::new();
-    for i in 0..n {
-        if !keep[i] {
-            heap.push((priority(i, &covered, &open_lines, &open_days).max(0.0).to_bits(), Reverse(i)));
-        }
+    for (i, f) in facts.iter().enumerate().filter(|(_, f)| f.origin == Origin::Edited) {
+        remaining -= cost(f, &open_lines, &open_days) as i64;
+        keep[i] = true;
+        done[i] = true;
+        open_days.insert((f.topic.as_str(), f.date));
     }
-    let mut done = keep.clone();
+    let priority = |i: usize, ol: &HashSet<(&str, u64, Date)>, od: &HashSet<(&str, Date)>| {
+        (worth[i] / cost(&facts[i], ol, od) as f32).to_bits()
+    };
+    // Priorities are non-negative floats, whose bit patterns order like the floats.
+    let mut heap: BinaryHeap<(u32, Reverse<usize>)> =
+        (0..n).filter(|&i| !done[i]).map(|i| (priority(i, &open_lines, &open_days), Reverse(i))).collect();
     while let Some((bits, Reverse(i))) = heap.pop() {
-        if done[i] {
-            continue;
-        }
-        let current = priority(i, &covered, &open_lines, &open_days).max(0.0);
-        if current.to_bits() < bits {
-            // Worth dropped since queued: requeue at its current worth.
-            heap.push((current.to_bits(), Reverse(i)));
+        // Opening a line only makes facts cheaper, so a fact's newest entry is its highest:
+        // anything else popped is a stale entry of a fact already decided.
+        if done[i] || bits != priority(i, &open_lines, &open_days) {
             continue;
         }
         done[i] = true;
-        let c = cost(i, &open_lines, &open_days);
-        if (c as i64) > remaining {
+        let f = &facts[i];
+        let c = cost(f, &open_lines, &open_days);
+        if c as i64 > remaining {
             continue;
         }
-        take(i, &mut keep, &mut remaining, &mut covered, c);
-        let f = &facts[i];
-        let line_key = (f.topic.as_str(), f.group, f.date);
-        let day_key = (f.topic.as_str(), f.date);
-        let new_line = open_lines.insert(line_key, ()).is_none();
-        let new_day = open_days.insert(day_key, ()).is_none();
-        // Opening a line (or a day) makes its other facts cheaper: requeue them.
+        keep[i] = true;
+        remaining -= c as i64;
+        if f.superseded_on.is_some() {
+            continue;
+        }
+        let new_line = open_lines.insert((f.topic.as_str(), f.group, f.date));
+        let new_day = open_days.insert((f.topic.as_str(), f.date));
         if new_line || new_day {
-            let requeue: Vec<usize> = if new_day && layout.date_headings {
-                (0..n).filter(|&j| !done[j] && facts[j].topic == f.topic && facts[j].date == f.date).collect()
-            } else {
-                members[&line_key].iter().copied().filter(|&j| !done[j]).collect()
-            };
-            for j in requeue {
-                heap.push((priority(j, &covered, &open_lines, &open_days).max(0.0).to_bits(), Reverse(j)));
+            // The day's other facts just became cheaper: queue them at their new worth.
+            for &j in &by_day[&(f.topic.as_str(), f.date)] {
+                if !done[j] {
+                    heap.push((priority(j, &open_lines, &open_days), Reverse(j)));
+                }
             }
         }
     }
@@ -198,7 +163,7 @@ mod tests {
         let today: Date = "2024-01-01".parse().unwrap();
         assert!((recency(today, today) - 1.0).abs() < 1e-6);
         let old = recency("2020-01-01".parse().unwrap(), today);
-        assert!(old >= RECENCY_FLOOR && old < 0.76);
+        assert!((RECENCY_FLOOR..0.76).contains(&old));
     }
 
     #[test]

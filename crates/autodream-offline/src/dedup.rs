@@ -170,8 +170,8 @@ pub fn merge_duplicates(facts: &mut Vec<Fact>, foreign: &[String]) -> usize {
         }
     }
     let mut clusters: HashMap<usize, Vec<usize>> = HashMap::new();
-    for i in 0..n {
-        if eligible(&facts[i]) {
+    for (i, f) in facts.iter().enumerate() {
+        if eligible(f) {
             let r = uf.find(i);
             clusters.entry(r).or_default().push(i);
         }

@@ -264,23 +264,22 @@ fn subject_action(ws: &[crate::text::Word<'_>], text: &str, subject: Option<&str
         }
         let v = verb.text.to_lowercase().replace('’', "'");
         let next = ws.get(j + 1).map(|w| w.text.to_lowercase()).unwrap_or_default();
-        let score = if IRREGULAR_PAST.contains(&v.as_str()) && !matches!(v.as_str(), "was" | "were" | "had") {
+        let past = (IRREGULAR_PAST.contains(&v.as_str()) && !matches!(v.as_str(), "was" | "were" | "had"))
+            || (v.ends_with("ed") && v.len() > 3);
+        let ongoing =
+            matches!(v.as_str(), "is" | "are" | "was" | "were" | "will" | "would" | "has" | "have" | "had")
+                && (next.ends_with("ing")
+                    || matches!(next.as_str(), "going" | "gonna" | "about" | "been" | "just" | "finally"));
+        let score = if past || ongoing {
             EVENT_FACTOR
-        } else if v.ends_with("ed") && v.len() > 3 {
-            EVENT_FACTOR
-        } else if matches!(
-            v.as_str(),
-            "is" | "are" | "was" | "were" | "will" | "would" | "has" | "have" | "had"
-        ) && (next.ends_with("ing")
-            || matches!(next.as_str(), "going" | "gonna" | "about" | "been" | "just" | "finally"))
+        } else if MODALS.contains(&v.as_str())
+            || v == "gonna"
+            || v == "wanna"
+            || (v.chars().all(|c| c.is_ascii_lowercase()) && v.len() > 2)
         {
-            EVENT_FACTOR
-        } else if MODALS.contains(&v.as_str()) || v == "gonna" || v == "wanna" {
-            STATE_FACTOR
-        } else if v.chars().all(|c| c.is_ascii_lowercase()) && v.len() > 2 {
             STATE_FACTOR
         } else {
-            0.0
+            1.0
         };
         best = best.max(score);
         i = j;

@@ -87,7 +87,8 @@ pub fn attribute_of(text: &str, subject: Option<&str>) -> Option<Attribute> {
 /// topic's subject name (its person, or "The user" for the typed files).
 pub fn supersede(facts: &mut [Fact], subject_of: &dyn Fn(&str) -> Option<String>) -> usize {
     // (topic, attribute key) → [(date, order, index, value)]
-    let mut by_key: BTreeMap<(String, String), Vec<(jiff::civil::Date, usize, String)>> = BTreeMap::new();
+    type Mentions = Vec<(jiff::civil::Date, usize, String)>;
+    let mut by_key: BTreeMap<(String, String), Mentions> = BTreeMap::new();
     for (i, f) in facts.iter().enumerate() {
         if f.superseded_on.is_some() || f.origin == Origin::Edited {
             continue;
