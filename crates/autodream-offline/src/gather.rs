@@ -63,8 +63,8 @@ pub struct Statement {
 #[derive(Debug, Default)]
 pub struct Gathered {
     pub statements: Vec<Statement>,
-    /// Bytes of input reviewed (conversation turns rendered `speaker: text`, log entries):
-    /// the base of the memory size budget.
+    /// Bytes of input reviewed: conversation turns as a reader sees them (`speaker: text`,
+    /// images as `[image: description]`) and log entries. The base of the memory budget.
     pub reviewed_bytes: u64,
     pub sessions: usize,
     pub turns: usize,
@@ -154,6 +154,17 @@ pub fn clean_text(raw: &str) -> (String, Vec<String>) {
     (kept_lines.join("\n"), images)
 }
 
+/// The length of a turn's text with every image placeholder written `[image: description]`.
+fn rendered_len(text: &str) -> usize {
+    let mut len = text.len();
+    for caps in IMAGE_RE.captures_iter(text) {
+        let whole = caps.get(0).map_or(0, |m| m.len());
+        let shown = caps.get(1).map_or(0, |c| "[image: ]".len() + c.as_str().trim().len());
+        len = len - whole + shown;
+    }
+    len
+}
+
 fn local_date(at: Timestamp, tz: &TimeZone) -> Date {
     at.to_zoned(tz.clone()).date()
 }
@@ -178,8 +189,8 @@ pub fn gather(
             }
             any = true;
             g.turns += 1;
-            g.reviewed_bytes += (turn.speaker_or_role().len() + 2 + turn.text.len() + 1) as u64;
             let who = turn.speaker_or_role();
+            g.reviewed_bytes += (who.len() + 2 + rendered_len(&turn.text) + 1) as u64;
             let asked = previous.is_some_and(|(p, q)| p != who && q);
             let opens = !spoken.contains(&who);
             match statement_from_turn(turn, session, now, tz, redact) {
@@ -276,6 +287,13 @@ mod tests {
         let (text, images) = clean_text(raw);
         assert_eq!(text, "Look at this\nI edited today");
         assert_eq!(images, ["a cup with a dog face on it"]);
+    }
+
+    #[test]
+    fn reviewed_length_counts_images_as_their_description() {
+        assert_eq!(rendered_len("Look [shares a photo: a dog]"), "Look [image: a dog]".len());
+        assert_eq!(rendered_len("[Image #1] done"), " done".len());
+        assert_eq!(rendered_len("plain"), 5);
     }
 
     #[test]

@@ -360,15 +360,24 @@ impl OfflineEngine {
                 IndexLine::Entry { .. } => 0,
             })
             .sum();
-        let available = budget.saturating_sub(foreign_bytes + overhead + index_other);
+        let mut available = budget.saturating_sub(foreign_bytes + overhead + index_other);
         let (mut keep, priority) = budget::select(facts, scores, available, today, self.layout);
+        let mut refined = false;
         loop {
             let kept: Vec<&Fact> = facts.iter().zip(&keep).filter(|(_, k)| **k).map(|(f, _)| f).collect();
             let files = self.render_all(ctx, oriented, topics, people, &kept, today);
             let total = files.values().map(String::len).sum::<usize>() + foreign_bytes;
+            // The overhead was an estimate: once, choose again with what is really left.
+            if !refined && total + 64 < budget {
+                refined = true;
+                available += budget - total - 32;
+                keep = budget::select(facts, scores, available, today, self.layout).0;
+                continue;
+            }
             if total <= budget || kept.iter().all(|f| f.origin == Origin::Edited) {
                 return Plan { files, total_bytes: total, keep };
             }
+            refined = true;
             // Overshot the estimate: drop the least worthy kept facts to cover the excess.
             let mut excess = total - budget;
             let mut order: Vec<usize> =
