@@ -20,7 +20,7 @@ const PINNED_WEIGHT: f32 = 4.0;
 /// Superseded facts are history: kept when there is room.
 const SUPERSEDED_WEIGHT: f32 = 0.3;
 /// Recency: a fact learned today weighs 1; the weight falls to `RECENCY_FLOOR` with age.
-const RECENCY_FLOOR: f32 = 0.75;
+const RECENCY_FLOOR: f32 = 0.9;
 const RECENCY_DAYS: f32 = 180.0;
 
 /// The budget in bytes for the whole memory (index and topic files).
@@ -163,7 +163,7 @@ mod tests {
         let today: Date = "2024-01-01".parse().unwrap();
         assert!((recency(today, today) - 1.0).abs() < 1e-6);
         let old = recency("2020-01-01".parse().unwrap(), today);
-        assert!((RECENCY_FLOOR..0.76).contains(&old));
+        assert!((RECENCY_FLOOR..RECENCY_FLOOR + 0.01).contains(&old));
     }
 
     #[test]

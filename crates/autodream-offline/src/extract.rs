@@ -24,8 +24,9 @@ use crate::gather::{Statement, Voice};
 use crate::salience::Scorer;
 use crate::text::{ADVERBS, split_clauses, split_sentences, stable_hash, words};
 
-/// Facts worth less than this are small talk and are not kept anywhere.
-pub const MIN_VALUE: f32 = 0.7;
+/// Facts worth less than this (content × how it is said) are small talk and are not kept
+/// anywhere.
+pub const MIN_VALUE: f32 = 0.6;
 /// Weight of a statement made in reply to a question.
 pub const REPLY_WEIGHT: f32 = 1.4;
 /// Weight of a speaker's first statement in a session.
@@ -106,6 +107,19 @@ pub fn strip_filler<'a>(sentence: &'a str, names: &[String]) -> &'a str {
         }
     }
     s
+}
+
+/// A statement ending in a tag question ("…, right?") is a statement.
+static TAG_QUESTION_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i),\s*(?:right|huh|eh|isn'?t it|aren'?t they|don'?t you think|you know|no|yeah)\s*\?+[!.]*\s*$",
+    )
+    .expect("valid regex")
+});
+
+/// The sentence without a trailing tag question.
+pub fn strip_tag_question(s: &str) -> std::borrow::Cow<'_, str> {
+    TAG_QUESTION_RE.replace(s, ".")
 }
 
 /// Is the sentence a question (its final mark, quotes and brackets aside)?
@@ -638,7 +652,7 @@ pub fn extract(
                 let scored = scorer.score_about(&text, subject);
                 // CJK has no spaces: two characters count as a word.
                 let word_count = words(&text).len() + crate::text::cjk_bigrams(&text).len().div_ceil(2);
-                if (scored.content() < MIN_VALUE || word_count < MIN_WORDS) && !pinned {
+                if (scored.value < MIN_VALUE || word_count < MIN_WORDS) && !pinned {
                     out.dropped += 1;
                     continue;
                 }
@@ -660,7 +674,8 @@ pub fn extract(
             }
         };
         for raw in split_sentences(&st.text) {
-            let s = strip_filler(raw, people);
+            let untagged = strip_tag_question(raw);
+            let s = strip_filler(&untagged, people);
             if s.is_empty() || is_question(s) || is_small_talk(s) {
                 out.dropped += 1;
                 continue;
@@ -727,6 +742,11 @@ mod tests {
         assert!(is_question("What kinda jobs are you thinkin' of?"));
         assert!(is_question("Is this your own painting?!"));
         assert!(!is_question("I asked why."));
+        assert_eq!(
+            strip_tag_question("Sunflowers mean warmth and happiness, right?"),
+            "Sunflowers mean warmth and happiness."
+        );
+        assert!(is_question(&strip_tag_question("Is it warm, right?")) == false);
         assert!(is_small_talk("Good to see you!"));
         assert!(is_small_talk("Long time no talk!"));
         assert!(!is_small_talk("Good flooring is crucial for dancers."));

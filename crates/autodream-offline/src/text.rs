@@ -310,6 +310,11 @@ const CLAUSE_OPENERS: &[&str] = &[
     "plus", "then", "as", "if", "or", "i", "we", "they", "he", "she", "it", "you", "my", "our", "this",
     "that", "there", "it's", "i'm", "we're", "they're", "that's", "there's", "i've", "we've", "they've",
 ];
+/// Subjects that, after ", and", start a new clause rather than a list item.
+const CLAUSE_SUBJECTS: &[&str] = &[
+    "i", "we", "they", "he", "she", "it", "you", "my", "our", "it's", "i'm", "we're", "they're", "that",
+    "this", "there", "i've", "we've", "i'd", "i'll",
+];
 /// Conjunctions that open a new clause even without a comma.
 const CLAUSE_CONJUNCTIONS: &[&str] = &["but", "so", "because", "which", "while"];
 /// A clause shorter than this many words stays with its neighbour.
@@ -336,7 +341,14 @@ pub fn split_clauses(sentence: &str) -> Vec<(&str, &str)> {
         let cut = if matches!(gap_trim, "-" | "–" | "—" | "--") && gap.starts_with(' ') {
             true
         } else if matches!(gap_trim, "," | ";" | ":") {
-            CLAUSE_OPENERS.contains(&key.as_str())
+            // ", and" / ", or" end a list unless a new subject follows ("…, and I went").
+            if matches!(key.as_str(), "and" | "or") {
+                ws.get(i + 1).is_some_and(|n| {
+                    CLAUSE_SUBJECTS.contains(&n.text.to_lowercase().replace('’', "'").as_str())
+                })
+            } else {
+                CLAUSE_OPENERS.contains(&key.as_str())
+            }
         } else {
             gap_trim.is_empty() && CLAUSE_CONJUNCTIONS.contains(&key.as_str())
         };
@@ -651,6 +663,11 @@ mod tests {
                 (" - ", "a gift from my grandma"),
                 (", ", "it stands for love, faith and strength.")
             ]
+        );
+        // A list keeps its last item.
+        assert_eq!(
+            split_clauses("Seeing their growth, improvement, and confidence is so fulfilling."),
+            [("", "Seeing their growth, improvement, and confidence is so fulfilling.")]
         );
         // Too short to stand alone: "Yes, I did" stays whole.
         assert_eq!(split_clauses("Yes, I did it."), [("", "Yes, I did it.")]);
