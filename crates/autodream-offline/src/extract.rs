@@ -22,7 +22,7 @@ use crate::dates_api;
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::gather::{Statement, Voice};
 use crate::salience::Scorer;
-use crate::text::{ADVERBS, split_clauses, split_sentences, stable_hash, words};
+use crate::text::{ADVERBS, split_clauses_about, split_sentences, stable_hash, words};
 
 /// Facts worth less than this (content × how it is said) are small talk and are not kept
 /// anywhere.
@@ -642,7 +642,7 @@ pub fn extract(
             let sentence = terminate(capitalise_first(sentence.trim()));
             let seq_base = line_base | (sentence_index << 8);
             sentence_index += 1;
-            for (ci, (lead, clause)) in split_clauses(&sentence).into_iter().enumerate() {
+            for (ci, (lead, clause)) in split_clauses_about(&sentence, subject).into_iter().enumerate() {
                 let attributed = match speaker {
                     Some(name) => attribute(clause, name),
                     None => clause.to_string(),

@@ -22,7 +22,7 @@ use autodream_core::memdir::{INDEX_FILE, list_topic_files};
 
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::state::EngineState;
-use crate::text::{split_clauses, split_sentences, stable_hash};
+use crate::text::{split_clauses_about, split_sentences, stable_hash};
 
 /// The archive folder, relative to the memory directory.
 pub const ARCHIVE_DIR: &str = ".archive";
@@ -168,7 +168,7 @@ fn read_own_file(rel: &str, text: &str, state: Option<&EngineState>, today: Date
             && let Some(c) = FACT_LINE_RE.captures(trimmed)
         {
             let date = parse_date(&c[1]).unwrap_or(updated);
-            push_clauses(&mut out.facts, &info.slug, date, &c[2], group, Origin::Kept, rel);
+            push_clauses(&mut out.facts, &info, date, &c[2], group, Origin::Kept, rel);
             continue;
         }
         if written
@@ -196,15 +196,18 @@ fn read_own_file(rel: &str, text: &str, state: Option<&EngineState>, today: Date
 /// The facts of one written line: its sentences, split into clauses as extraction does.
 fn push_clauses(
     out: &mut Vec<Fact>,
-    topic: &str,
+    info: &TopicInfo,
     date: Date,
     content: &str,
     group: u64,
     origin: Origin,
     source: &str,
 ) {
+    let topic = info.slug.as_str();
+    // Read back, a clause says the subject's name where it was said as "I".
+    let subject = info.person.as_deref().unwrap_or("the user");
     for (si, sentence) in split_sentences(content).into_iter().enumerate() {
-        for (ci, (lead, clause)) in split_clauses(sentence).into_iter().enumerate() {
+        for (ci, (lead, clause)) in split_clauses_about(sentence, Some(subject)).into_iter().enumerate() {
             let seq = ((si as u64) << 8) | ci as u64;
             let mut f = loaded_fact(topic, date, clause, group, seq, origin, source, None);
             f.lead = lead.to_string();
@@ -277,7 +280,7 @@ fn read_archive(staging: &Path, today: Date, out: &mut Oriented) {
             let group = stable_hash(format!("{source}\u{0}{n}").as_bytes());
             if let Some(c) = FACT_LINE_RE.captures(line.trim_end()) {
                 let date = parse_date(&c[1]).unwrap_or(today);
-                push_clauses(&mut out.facts, &info.slug, date, &c[2], group, Origin::Archived, &source);
+                push_clauses(&mut out.facts, &info, date, &c[2], group, Origin::Archived, &source);
             } else if let Some(c) = SUPERSEDED_LINE_RE.captures(line.trim_end()) {
                 let date = parse_date(&c[1]).unwrap_or(today);
                 let on = parse_date(&c[2]).unwrap_or(today);

@@ -158,6 +158,9 @@ impl Scorer {
             factor *= QUOTE_FACTOR;
         }
         factor *= subject_action(&ws, &stripped, subject);
+        // A coding agent's user speaks to the agent: "you" and subject-less imperatives are
+        // how instructions are given, not reactions.
+        let instructs_agent = subject.is_some_and(|s| s.eq_ignore_ascii_case("the user"));
         if HABIT_RE.is_match(&stripped) {
             factor *= HABIT_FACTOR;
         }
@@ -167,10 +170,10 @@ impl Scorer {
         if REACTION_RE.is_match(&stripped) {
             factor *= REACTION_FACTOR;
         }
-        if !mentions_subject(&ws, subject) {
+        if !mentions_subject(&ws, subject) && !instructs_agent {
             factor *= NO_SUBJECT_FACTOR;
         }
-        if addresses_listener(&ws) {
+        if addresses_listener(&ws) && !instructs_agent {
             factor *= SECOND_PERSON_FACTOR;
         }
         if text.starts_with("Photo: ") {

@@ -326,6 +326,19 @@ const CLAUSE_MIN_WORDS: usize = 3;
 /// `(separator, clause)` pairs: the text that stood between the previous clause and this
 /// one (empty for the first), so consecutive clauses join back to the sentence.
 pub fn split_clauses(sentence: &str) -> Vec<(&str, &str)> {
+    split_clauses_about(sentence, None)
+}
+
+/// [`split_clauses`] for a sentence already attributed to `subject` (a fact read back from
+/// a topic file): the subject's name opens a clause where "I" did, so a sentence splits the
+/// same before and after attribution.
+pub fn split_clauses_about<'a>(sentence: &'a str, subject: Option<&str>) -> Vec<(&'a str, &'a str)> {
+    let subject_key = subject.map(|s| s.to_lowercase());
+    let is_subject = |w: &str| {
+        let k = w.to_lowercase().replace('’', "'");
+        CLAUSE_SUBJECTS.contains(&k.as_str())
+            || subject_key.as_deref().is_some_and(|s| k == s || k.strip_suffix("'s") == Some(s))
+    };
     let ws = words(sentence);
     // Candidate cut points: (end of previous clause, start of next clause).
     let mut cuts: Vec<(usize, usize)> = Vec::new();
@@ -343,9 +356,7 @@ pub fn split_clauses(sentence: &str) -> Vec<(&str, &str)> {
         } else if matches!(gap_trim, "," | ";" | ":") {
             // ", and" / ", or" end a list unless a new subject follows ("…, and I went").
             if matches!(key.as_str(), "and" | "or") {
-                ws.get(i + 1).is_some_and(|n| {
-                    CLAUSE_SUBJECTS.contains(&n.text.to_lowercase().replace('’', "'").as_str())
-                })
+                ws.get(i + 1).is_some_and(|n| is_subject(n.text))
             } else {
                 CLAUSE_OPENERS.contains(&key.as_str())
             }
@@ -663,6 +674,11 @@ mod tests {
                 (" - ", "a gift from my grandma"),
                 (", ", "it stands for love, faith and strength.")
             ]
+        );
+        // Attributed text splits where the original did.
+        assert_eq!(
+            split_clauses_about("Jo adopted a puppy last week, and Jo works as a barista.", Some("Jo")).len(),
+            split_clauses("I adopted a puppy last week, and I work as a barista.").len()
         );
         // A list keeps its last item.
         assert_eq!(
