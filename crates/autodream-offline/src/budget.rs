@@ -19,6 +19,8 @@ use crate::salience::Scored;
 const PINNED_WEIGHT: f32 = 4.0;
 /// Superseded facts are history: kept when there is room.
 const SUPERSEDED_WEIGHT: f32 = 0.3;
+/// At most this many facts share the cost of opening a line or a day, for ranking.
+const OPENING_SHARERS: usize = 4;
 /// Recency: a fact learned today weighs 1; the weight falls to `RECENCY_FLOOR` with age.
 const RECENCY_FLOOR: f32 = 0.9;
 const RECENCY_DAYS: f32 = 180.0;
@@ -73,27 +75,35 @@ pub fn select(
     for (i, f) in facts.iter().enumerate() {
         by_day.entry((f.topic.as_str(), f.date)).or_default().push(i);
     }
+    // The bytes a fact adds now: its text, plus the line prefix and the day heading when it
+    // would be the first of its line or day.
     let cost = |f: &Fact, open_lines: &HashSet<(&str, u64, Date)>, open_days: &HashSet<(&str, Date)>| {
         if f.superseded_on.is_some() || f.origin == Origin::Edited {
-            return f.line_cost();
+            return (f.line_cost(), 0);
         }
-        let line = if open_lines.contains(&(f.topic.as_str(), f.group, f.date)) {
-            f.join_cost()
+        let (text, line) = if open_lines.contains(&(f.topic.as_str(), f.group, f.date)) {
+            (f.join_cost(), 0)
         } else {
-            f.line_cost()
+            (f.join_cost(), f.line_cost() - f.join_cost())
         };
         let day =
             if open_days.contains(&(f.topic.as_str(), f.date)) { 0 } else { layout.day_heading_cost(f.date) };
-        line + day
+        (text, line + day)
     };
+    // For ranking, a line's or day's opening cost is shared by the facts that may join it:
+    // charged whole to the first, it would keep a day of several good facts from ever
+    // opening because no single one of them pays for the heading.
+    let sharers = |f: &Fact| by_day[&(f.topic.as_str(), f.date)].len().clamp(1, OPENING_SHARERS) as f32;
     for (i, f) in facts.iter().enumerate().filter(|(_, f)| f.origin == Origin::Edited) {
-        remaining -= cost(f, &open_lines, &open_days) as i64;
+        let (text, opening) = cost(f, &open_lines, &open_days);
+        remaining -= (text + opening) as i64;
         keep[i] = true;
         done[i] = true;
         open_days.insert((f.topic.as_str(), f.date));
     }
     let priority = |i: usize, ol: &HashSet<(&str, u64, Date)>, od: &HashSet<(&str, Date)>| {
-        (worth[i] / cost(&facts[i], ol, od) as f32).to_bits()
+        let (text, opening) = cost(&facts[i], ol, od);
+        (worth[i] / (text as f32 + opening as f32 / sharers(&facts[i]))).to_bits()
     };
     // Priorities are non-negative floats, whose bit patterns order like the floats.
     let mut heap: BinaryHeap<(u32, Reverse<usize>)> =
@@ -106,7 +116,8 @@ pub fn select(
         }
         done[i] = true;
         let f = &facts[i];
-        let c = cost(f, &open_lines, &open_days);
+        let (text, opening) = cost(f, &open_lines, &open_days);
+        let c = text + opening;
         if c as i64 > remaining {
             continue;
         }

@@ -746,7 +746,7 @@ mod tests {
             strip_tag_question("Sunflowers mean warmth and happiness, right?"),
             "Sunflowers mean warmth and happiness."
         );
-        assert!(is_question(&strip_tag_question("Is it warm, right?")) == false);
+        assert!(!is_question(&strip_tag_question("Is it warm, right?")));
         assert!(is_small_talk("Good to see you!"));
         assert!(is_small_talk("Long time no talk!"));
         assert!(!is_small_talk("Good flooring is crucial for dancers."));

@@ -17,8 +17,11 @@ use crate::fact::{Fact, Origin, TopicInfo};
 use crate::orient::{ForeignFile, SUPERSEDED_HEADING};
 use crate::text::{Commonness, commonness_of_key, is_capitalised, word_key, words};
 
-/// Index hooks stay under this many characters (the agent warns at 150).
-pub const HOOK_MAX_CHARS: usize = 140;
+/// Index hooks stay under this many characters (the agent warns at 150): the index is
+/// loaded at every start, so it stays short; the topic file holds the detail.
+pub const HOOK_MAX_CHARS: usize = 110;
+/// Front matter descriptions stay under this many characters.
+pub const DESCRIPTION_MAX_CHARS: usize = 160;
 /// Index lines stay under this many characters.
 pub const INDEX_LINE_MAX_CHARS: usize = 200;
 
@@ -295,7 +298,7 @@ pub fn describe(info: &TopicInfo, facts: &[&Fact], people: &[String]) -> (String
         }
         (None, MemoryType::Reference) => format!("Where things live outside the code{span}"),
     };
-    let description = with_keywords(&lead, &kws, 240);
+    let description = with_keywords(&lead, &kws, DESCRIPTION_MAX_CHARS);
     let hook = with_keywords(&format!("{} facts", current.len()), &kws, HOOK_MAX_CHARS);
     (description, hook)
 }

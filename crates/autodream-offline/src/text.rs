@@ -315,13 +315,14 @@ const CLAUSE_SUBJECTS: &[&str] = &[
     "i", "we", "they", "he", "she", "it", "you", "my", "our", "it's", "i'm", "we're", "they're", "that",
     "this", "there", "i've", "we've", "i'd", "i'll",
 ];
-/// Conjunctions that open a new clause even without a comma.
-const CLAUSE_CONJUNCTIONS: &[&str] = &["but", "so", "because", "which", "while"];
+/// Conjunctions that open a new clause even without a comma ("so" without one is mostly
+/// an intensifier: "it was so good").
+const CLAUSE_CONJUNCTIONS: &[&str] = &["but", "because", "which", "while"];
 /// A clause shorter than this many words stays with its neighbour.
 const CLAUSE_MIN_WORDS: usize = 3;
 
 /// Splits a sentence into clauses: at a dash between spaces, before a clause-opening
-/// conjunction ("but", "so", "because", "which", "while"), and at a comma, semicolon or
+/// conjunction ("but", "because", "which", "while"), and at a comma, semicolon or
 /// colon followed by a clause opener (a conjunction or a pronoun). Returns
 /// `(separator, clause)` pairs: the text that stood between the previous clause and this
 /// one (empty for the first), so consecutive clauses join back to the sentence.
