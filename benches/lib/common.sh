@@ -54,17 +54,20 @@ hyperfine_has_input() {
     hyperfine --help 2>/dev/null | grep -q -- '--input'
 }
 
-# Builds the release binary unless $AUTODREAM_BIN points at one; sets BIN.
+# Builds the release binaries unless $AUTODREAM_BIN points at one; sets BIN (autodream)
+# and HOOK_BIN (autodream-hook, the small binary an installed hook runs, next to BIN).
 build_release() {
     if [ -n "${AUTODREAM_BIN:-}" ]; then
         BIN="$AUTODREAM_BIN"
     else
-        say "cargo build --release -p autodream-cli"
-        (cd "$BENCH_ROOT" && cargo build --release -p autodream-cli >&2)
+        say "cargo build --release -p autodream-cli -p autodream-hook"
+        (cd "$BENCH_ROOT" && cargo build --release -p autodream-cli -p autodream-hook >&2)
         BIN="${CARGO_TARGET_DIR:-$BENCH_ROOT/target}/release/autodream"
     fi
     [ -x "$BIN" ] || die "no autodream binary at $BIN"
     BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+    HOOK_BIN="$(dirname "$BIN")/autodream-hook"
+    [ -x "$HOOK_BIN" ] || die "no autodream-hook binary next to $BIN"
     export AUTODREAM_BIN="$BIN"
 }
 

@@ -43,22 +43,6 @@ pub fn flag_overrides(global: &GlobalArgs) -> anyhow::Result<Vec<(String, String
     Ok(flags)
 }
 
-/// The same overrides for the hook, which must never refuse: a bad `--set` entry is
-/// skipped on its own and the others still apply.
-pub fn lenient_flag_overrides(global: &GlobalArgs) -> Vec<(String, String)> {
-    let mut flags: Vec<(String, String)> = global
-        .set
-        .iter()
-        .filter_map(|s| s.split_once('='))
-        .map(|(k, v)| (k.trim().replace('-', "_"), v.to_string()))
-        .filter(|(k, _)| autodream_core::config::keys().any(|known| known == k))
-        .collect();
-    if let Some(f) = &global.sessions_format {
-        flags.push(("sessions_format".into(), f.clone()));
-    }
-    flags
-}
-
 pub fn build(global: &GlobalArgs) -> anyhow::Result<Ctx> {
     let clock = Clock::from_env()?;
     let overrides = PathOverrides {

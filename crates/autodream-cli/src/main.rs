@@ -17,7 +17,7 @@ use clap::Parser;
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "hook")
-        && let Some(hook_args) = commands::hook::HookArgs::parse_fast(&args[2..])
+        && let Some(hook_args) = commands::hook::parse_fast(&args[2..])
     {
         return commands::hook::run_fast(hook_args);
     }

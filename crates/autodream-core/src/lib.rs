@@ -13,6 +13,7 @@ pub mod config;
 pub mod dream;
 pub mod engine;
 pub mod gates;
+pub mod hook;
 pub mod hygiene;
 pub mod lock;
 pub mod memdir;

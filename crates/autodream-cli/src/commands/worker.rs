@@ -4,17 +4,12 @@
 //! consolidated at"), re-checks the time and sessions gates, waits for the user to go idle,
 //! and dreams. Its output goes to `.dream/worker.log`.
 
-use std::ffi::OsString;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
 use clap::Args;
 
-use autodream_core::Clock;
-use autodream_core::config::LoadedConfig;
-use autodream_core::dream::{self, DreamError, DreamOptions, WORKER_LOG};
-use autodream_core::paths::Locations;
+use autodream_core::dream::{self, DreamError, DreamOptions};
+use autodream_core::hook::log_line;
 
 use crate::cli::GlobalArgs;
 use crate::commands::run::cancel_on_signals;
@@ -25,57 +20,6 @@ pub struct WorkerArgs {
     /// The transcript to watch for idleness
     #[arg(long, value_name = "PATH")]
     pub transcript: Option<PathBuf>,
-}
-
-fn log_line(loc: &Locations, clock: Clock, msg: &str) {
-    let path = loc.state_dir().join(WORKER_LOG);
-    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
-        let _ = writeln!(f, "{} [{}] {msg}", clock.now(), std::process::id());
-    }
-}
-
-/// Starts a detached worker (new session, stdio to `.dream/worker.log`) and returns at once.
-pub fn spawn(
-    loc: &Locations,
-    _config: &LoadedConfig,
-    clock: Clock,
-    current_session: Option<&str>,
-    transcript: Option<&Path>,
-    extra: Vec<OsString>,
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(loc.state_dir())?;
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(loc.state_dir().join(WORKER_LOG))?;
-    let mut cmd = Command::new(std::env::current_exe()?);
-    cmd.arg("__worker")
-        .arg("--memory-dir")
-        .arg(&loc.memory_dir)
-        .arg("--sessions-dir")
-        .arg(&loc.sessions_dir)
-        .arg("--project")
-        .arg(&loc.project_dir)
-        .args(extra);
-    if let Some(s) = current_session {
-        cmd.arg("--current-session").arg(s);
-    }
-    if let Some(t) = transcript {
-        cmd.arg("--transcript").arg(t);
-    }
-    cmd.stdin(Stdio::null()).stdout(log.try_clone()?).stderr(log);
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: setsid is async-signal-safe; it detaches the worker from the agent's
-        // process group and terminal so the agent never waits for it.
-        unsafe {
-            cmd.pre_exec(|| {
-                let _ = rustix::process::setsid();
-                Ok(())
-            });
-        }
-    }
-    let child = cmd.spawn()?;
-    log_line(loc, clock, &format!("gates passed; started worker PID {}", child.id()));
-    Ok(())
 }
 
 pub fn run(global: &GlobalArgs, args: WorkerArgs) -> anyhow::Result<u8> {

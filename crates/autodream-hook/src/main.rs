@@ -1,0 +1,60 @@
+//! `autodream-hook`: the agent's hook as a small binary.
+//!
+//! It runs exactly what `autodream hook` runs (`autodream_core::hook`) but links only the
+//! engine's core, so the process starts about as fast as `/bin/true`. When the gates pass it
+//! starts the worker from the `autodream` binary next to it (or `$AUTODREAM_BIN`).
+//! It always exits 0.
+//!
+//! On Linux it starts at the C `main`, skipping the Rust runtime's start-up (a stack
+//! overflow handler that reads `/proc/self/maps`, signal set-up): for a process that lives
+//! about a millisecond, that start-up is a visible share of its cost. `std` works as usual
+//! (glibc hands it the arguments and the environment).
+
+#![cfg_attr(all(target_os = "linux", target_env = "gnu"), no_main)]
+
+use std::path::PathBuf;
+
+use autodream_core::hook::{self, HookOptions};
+
+fn worker_exe() -> PathBuf {
+    if let Some(p) = std::env::var_os("AUTODREAM_BIN").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let name = if cfg!(windows) { "autodream.exe" } else { "autodream" };
+    std::env::current_exe().map(|e| e.with_file_name(name)).unwrap_or_else(|_| PathBuf::from(name))
+}
+
+fn run() {
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h" || a == "--version" || a == "-V") {
+        println!(
+            "autodream-hook {}: run autodream's gates from an agent hook (reads the hook JSON on stdin).\n\
+             Options: --memory-dir DIR --sessions-dir DIR --project DIR --config FILE\n\
+             \x20        --sessions-format FORMAT --current-session ID --set KEY=VALUE\n\
+             Always exits 0. See `autodream hook --help`.",
+            env!("CARGO_PKG_VERSION")
+        );
+        return;
+    }
+    // Unknown arguments are ignored rather than refused: a hook must never fail the agent.
+    let opts = HookOptions::parse(&args).unwrap_or_default();
+    hook::run(&opts, &worker_exe());
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[unsafe(no_mangle)]
+extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+    // A write to a closed pipe must be an error, not a fatal signal (the Rust runtime would
+    // have set this up).
+    // SAFETY: `signal` with SIG_IGN at start-up, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    run();
+    0
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn main() {
+    run();
+}

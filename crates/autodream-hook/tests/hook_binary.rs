@@ -1,0 +1,65 @@
+//! The small hook binary runs the gates like `autodream hook`: silent, exit 0, and the
+//! scan throttle's stamp is touched only when the time gate is open.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run_hook(mem: &std::path::Path, sessions: &std::path::Path, stdin: &[u8]) -> std::process::Output {
+    let home = mem.parent().unwrap().join("home");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_autodream-hook"))
+        .args(["--memory-dir".as_ref(), mem.as_os_str(), "--sessions-dir".as_ref(), sessions.as_os_str()])
+        .env_clear()
+        .env("HOME", &home)
+        .env("TZ", "UTC")
+        .env("AUTODREAM_NOW", "2026-05-08T12:00:00Z")
+        .env("AUTODREAM_BIN", "/nonexistent/autodream")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn closed_gates_are_silent_and_the_time_gate_keeps_the_scan_untouched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mem = tmp.path().join("memory");
+    let sessions = tmp.path().join("sessions");
+    std::fs::create_dir_all(&mem).unwrap();
+    // Consolidated an hour before "now": the time gate is closed.
+    let lock = mem.join(".consolidate-lock");
+    std::fs::write(&lock, "").unwrap();
+    let hour_before: jiff::Timestamp = "2026-05-08T11:00:00Z".parse().unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&lock)
+        .unwrap()
+        .set_modified(std::time::SystemTime::try_from(hour_before).unwrap())
+        .unwrap();
+    let out = run_hook(&mem, &sessions, br#"{"session_id":"s","cwd":"/","hook_event_name":"Stop"}"#);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    assert!(!mem.join(".dream/scan-stamp").exists(), "the scan ran with the time gate closed");
+
+    // A day later the time gate opens: the scan runs (stamp touched), the sessions gate
+    // closes (no sessions), still silent.
+    std::fs::remove_file(&lock).unwrap();
+    let out = run_hook(&mem, &sessions, b"not json at all");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    assert!(mem.join(".dream/scan-stamp").exists(), "the gates did not reach the scan");
+}
+
+#[test]
+fn a_pending_announcement_is_printed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mem = tmp.path().join("memory");
+    std::fs::create_dir_all(mem.join(".dream")).unwrap();
+    std::fs::write(mem.join(".dream/announce"), "Improved 3 files").unwrap();
+    let out = run_hook(&mem, &tmp.path().join("s"), b"");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"systemMessage\":\"Improved 3 files\"}\n");
+    let again = run_hook(&mem, &tmp.path().join("s"), b"");
+    assert!(again.stdout.is_empty());
+}
