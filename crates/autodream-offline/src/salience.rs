@@ -26,8 +26,10 @@ const NUMBER_VALUE: f32 = 0.7;
 const CAPITALISED_VALUE: f32 = 0.6;
 /// Words worth at least this much are "keys": repeated keys are worth less (see budget).
 pub const KEY_MIN_VALUE: f32 = 0.3;
-/// A resolved or explicit date makes a statement an event with its when.
-pub const DATE_FACTOR: f32 = 2.0;
+/// A resolved or explicit date makes a statement an event with its when: dated events are
+/// the backbone of what a person's memory is asked about ("when did …?"), so they come
+/// before almost anything else.
+pub const DATE_FACTOR: f32 = 10.0;
 /// A quoted title ("Becoming Nicole").
 pub const QUOTE_FACTOR: f32 = 3.0;
 /// The subject did or will do something ("Caroline went", "we are planning").

@@ -35,8 +35,14 @@ pub struct EngineState {
 }
 
 /// The hash under which a fact's context weight is remembered.
+/// Insensitive to what writing a fact may change: case, punctuation, and the conjunction a
+/// clause loses when it is written without the clause it was joined to.
 pub fn fact_hash(text: &str) -> String {
-    format!("{:016x}", stable_hash(text.trim().as_bytes()))
+    let mut toks = crate::text::compare_tokens(text);
+    if toks.first().is_some_and(|t| matches!(t.as_str(), "and" | "but" | "so" | "plus")) {
+        toks.remove(0);
+    }
+    format!("{:016x}", stable_hash(toks.join(" ").as_bytes()))
 }
 
 /// The hash under which a written line is remembered.
@@ -80,6 +86,12 @@ impl EngineState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fact_keeps_its_hash_when_written_on_its_own() {
+        assert_eq!(fact_hash("and Jon works as a teacher"), fact_hash("Jon works as a teacher."));
+        assert_ne!(fact_hash("Jon works as a teacher"), fact_hash("Jon works as a baker"));
+    }
 
     #[test]
     fn round_trips_and_recognises_written_lines() {
