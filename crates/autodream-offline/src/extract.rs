@@ -31,6 +31,10 @@ pub const MIN_VALUE: f32 = 0.6;
 pub const REPLY_WEIGHT: f32 = 1.4;
 /// Weight of a speaker's first statement in a session.
 pub const OPENING_WEIGHT: f32 = 1.3;
+/// Weight of the clauses of a sentence that says when it happened.
+pub const DATED_SENTENCE_WEIGHT: f32 = 3.0;
+/// Weight of the sentences of a turn that says when something happened.
+pub const DATED_TURN_WEIGHT: f32 = 1.5;
 /// A clause of fewer words is an exclamation or a fragment ("Mel!", "So true").
 pub const MIN_WORDS: usize = 3;
 
@@ -629,8 +633,14 @@ pub fn extract(
         // Facts of a session share its line, in the order they were said.
         let line_base = (st.line as u64) << 16;
         let mut sentence_index = 0u64;
-        let context = if st.replies_to_question { REPLY_WEIGHT } else { 1.0 }
+        let mut context = if st.replies_to_question { REPLY_WEIGHT } else { 1.0 }
             * if st.opens_session { OPENING_WEIGHT } else { 1.0 };
+        // A statement that says when something happened: its other clauses are the details
+        // of that event ("last weekend - we went biking"), worth keeping with the date.
+        let dated_turn = !dates_api::find_relative(&st.text, st.date).is_empty();
+        if dated_turn {
+            context *= DATED_TURN_WEIGHT;
+        }
         // One sentence becomes clause facts. Each clause is attributed on its own (a clause
         // kept without its neighbours still says who), then dated against the statement's day.
         let mut push = |out: &mut Extracted,
@@ -640,6 +650,8 @@ pub fn extract(
                         sentence: &str,
                         pinned: bool| {
             let sentence = terminate(capitalise_first(sentence.trim()));
+            let dated_sentence = !dates_api::find_relative(&sentence, st.date).is_empty();
+            let context = if dated_sentence { context * DATED_SENTENCE_WEIGHT } else { context };
             let seq_base = line_base | (sentence_index << 8);
             sentence_index += 1;
             for (ci, (lead, clause)) in split_clauses_about(&sentence, subject).into_iter().enumerate() {
