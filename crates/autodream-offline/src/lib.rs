@@ -212,9 +212,6 @@ impl Engine for OfflineEngine {
         ctx.cancel.check()?;
 
         // 4. Prune & index.
-        for f in facts.iter_mut() {
-            f.salience = 0.0;
-        }
         let mut scores: Vec<Scored> =
             facts.iter().map(|f| scorer.score_about(&f.text, subject_of(&f.topic).as_deref())).collect();
         salience::discount_repeated_words(&mut scores);
