@@ -17,7 +17,7 @@ for f in "$work"/sessions/*.jsonl; do
 done
 
 cargo build --quiet --release -p autodream-cli --manifest-path "$root/Cargo.toml"
-bin="$root/target/release/autodream"
+bin="${CARGO_TARGET_DIR:-$root/target}/release/autodream"
 
 # A fixed "now", a clean configuration, and the scratch copies.
 export AUTODREAM_NOW=2026-05-09T09:00:00Z TZ=UTC
