@@ -68,11 +68,17 @@ static FEEDBACK_RE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 static USER_FACT_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:i'?m an? |i am an? |i work (?:on|at|as|for|in)|my role|my team|my background|i'?ve been (?:a|an|working|using|doing)|i (?:like|love|hate|prefer|enjoy)|i don'?t like|i usually|i'?m new to|i'?m (?:familiar|comfortable|experienced) with)|我是|我在|我的工作|我喜欢|我不喜欢")
+    Regex::new(r"(?i)\b(?:i'?m an? |i am an? |my name is|i work (?:on|at|as|for|in)|i (?:maintain|own|run|manage|lead|build|support)|my role|my team|my background|i'?ve been (?:a|an|working|using|doing)|i (?:like|love|hate|prefer|enjoy)|i don'?t like|i usually|i'?m new to|i'?m (?:familiar|comfortable|experienced) with)|\bI'?m \p{Lu}\p{Ll}+\b|我是|我在|我的工作|我喜欢|我不喜欢")
         .expect("valid regex")
 });
 static PROJECT_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:deadline|release|launch|freeze|milestone|due (?:on|by)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|the end of)|we decided|we'?re going with|we'?ll go with|let'?s go with|decided to|the plan is|migrat\w*|roadmap|sprint|customer|stakeholder|compliance|legal|deprecat\w*|because the|the reason)\b|截止|发布|上线|决定|计划")
+    Regex::new(r"(?i)\b(?:deadline|releases?|launch|freeze|milestone|due (?:on|by)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|the end of)|we decided|we'?re going with|we'?ll go with|let'?s go with|decided to|the plan is|migrat\w*|roadmap|sprint|customers?|stakeholders?|compliance|legal|deprecat\w*|because the|the reason|deploy\w*|ships?|shipping|we (?:moved|switched|replaced|dropped|adopted)|no longer|manager|owner|signs? off|approves?|on-call|error budget|sla|slo|uptime|availability|staging|production)\b|截止|发布|上线|决定|计划|部署")
+        .expect("valid regex")
+});
+
+/// A sentence that gives the reason for the one before it.
+static EXPLANATION_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:because|since|so that|otherwise|makes?|made|causes?|caused|breaks?|broke|hid|leads? to|means?|that way)\b")
         .expect("valid regex")
 });
 
@@ -394,6 +400,25 @@ const BASE_VERBS: &[&str] = &[
     "work",
     "worry",
     "write",
+    "maintain",
+    "deploy",
+    "review",
+    "test",
+    "commit",
+    "merge",
+    "push",
+    "ship",
+    "code",
+    "debug",
+    "document",
+    "refactor",
+    "release",
+    "monitor",
+    "develop",
+    "program",
+    "draft",
+    "edit",
+    "publish",
 ];
 
 /// The verb after a subject that became singular "they".
@@ -546,22 +571,46 @@ pub struct Topics {
     pub by_slug: BTreeMap<String, TopicInfo>,
     /// The project's display name (the project folder's name), for `project_<slug>.md`.
     pub project: Option<String>,
+    /// File stems taken by files the engine does not own: never written, so a topic that
+    /// would land there gets the next free stem (`user-2`).
+    pub reserved: std::collections::BTreeSet<String>,
 }
 
 impl Topics {
-    pub fn person(&mut self, name: &str) -> String {
-        let slug = crate::text::slug(name);
-        self.by_slug.entry(slug.clone()).or_insert_with(|| TopicInfo {
-            slug: slug.clone(),
-            title: name.to_string(),
-            kind: MemoryType::User,
-            person: Some(name.to_string()),
-        });
+    /// The slug of the topic `wanted` names, given that it is `info` when created.
+    fn slot(&mut self, wanted: String, make: impl Fn(String) -> TopicInfo) -> String {
+        if let Some(existing) = self.by_slug.get(&wanted) {
+            return existing.slug.clone();
+        }
+        // A topic we already route elsewhere because its natural stem was taken.
+        if let Some(t) = self.by_slug.values().find(|t| {
+            t.slug.strip_prefix(&wanted).is_some_and(|r| r.starts_with('-'))
+                && make(t.slug.clone()).title == t.title
+        }) {
+            return t.slug.clone();
+        }
+        let mut slug = wanted.clone();
+        let mut n = 2;
+        while self.reserved.contains(&slug) {
+            slug = format!("{wanted}-{n}");
+            n += 1;
+        }
+        self.by_slug.entry(slug.clone()).or_insert_with(|| make(slug.clone()));
         slug
     }
 
+    pub fn person(&mut self, name: &str) -> String {
+        let name = name.to_string();
+        self.slot(crate::text::slug(&name), |slug| TopicInfo {
+            slug,
+            title: name.clone(),
+            kind: MemoryType::User,
+            person: Some(name.clone()),
+        })
+    }
+
     pub fn typed(&mut self, kind: MemoryType) -> String {
-        let (slug, title) = match kind {
+        let (wanted, title) = match kind {
             MemoryType::User => ("user".to_string(), "User".to_string()),
             MemoryType::Feedback => ("feedback".to_string(), "Feedback".to_string()),
             MemoryType::Reference => ("reference".to_string(), "References".to_string()),
@@ -570,13 +619,7 @@ impl Topics {
                 None => ("project".to_string(), "Project".to_string()),
             },
         };
-        self.by_slug.entry(slug.clone()).or_insert_with(|| TopicInfo {
-            slug: slug.clone(),
-            title,
-            kind,
-            person: None,
-        });
-        slug
+        self.slot(wanted, |slug| TopicInfo { slug, title: title.clone(), kind, person: None })
     }
 }
 
@@ -616,7 +659,7 @@ fn classify_note(s: &str, people: &[String]) -> Result<String, MemoryType> {
             return Ok(p.clone());
         }
     }
-    Err(classify_user_sentence(s, true).unwrap_or(MemoryType::Project))
+    Err(classify_user_sentence(s, false).unwrap_or(MemoryType::Project))
 }
 
 /// Turns statements into facts, routing them to topics (created in `topics` as needed).
@@ -685,6 +728,7 @@ pub fn extract(
                 });
             }
         };
+        let mut last_kind: Option<MemoryType> = None;
         for raw in split_sentences(&st.text) {
             let untagged = strip_tag_question(raw);
             let s = strip_filler(&untagged, people);
@@ -702,10 +746,15 @@ pub fn extract(
                     push(&mut out, topic, Some(name), Some(name), s, remembered);
                 }
                 Voice::User => {
-                    let Some(kind) = classify_user_sentence(s, remembered) else {
+                    // The reason given right after a rule belongs with the rule ("Use rebase,
+                    // not merge. Merge commits make our history unreadable.").
+                    let explains = last_kind.filter(|_| EXPLANATION_RE.is_match(s));
+                    let Some(kind) = classify_user_sentence(s, remembered).or(explains) else {
                         out.dropped += 1;
+                        last_kind = None;
                         continue;
                     };
+                    last_kind = Some(kind);
                     let topic = topics.typed(kind);
                     push(&mut out, topic, Some("the user"), Some("the user"), s, remembered);
                 }
@@ -780,6 +829,10 @@ mod tests {
         );
         assert_eq!(attribute("I watch movies.", "Jo"), "Jo watches movies.");
         assert_eq!(attribute("I can try.", "Jo"), "Jo can try.");
+        assert_eq!(
+            attribute("I maintain the billing service.", "the user"),
+            "the user maintains the billing service."
+        );
         // Unknown words are never inflected into made-up ones.
         assert_eq!(attribute("I typically retook it.", "Jo"), "Jo typically retook it.");
         assert_eq!(attribute("I slowly formed bonds.", "Jo"), "Jo slowly formed bonds.");
@@ -799,6 +852,18 @@ mod tests {
         );
         assert_eq!(
             classify_user_sentence("We decided to freeze merges on Thursday.", false),
+            Some(MemoryType::Project)
+        );
+        assert_eq!(
+            classify_user_sentence("I'm Dana, I maintain the billing service.", false),
+            Some(MemoryType::User)
+        );
+        assert_eq!(
+            classify_user_sentence("We deploy on Fridays only, after 2pm.", false),
+            Some(MemoryType::Project)
+        );
+        assert_eq!(
+            classify_user_sentence("Yesterday we moved CI from Jenkins to GitHub Actions.", false),
             Some(MemoryType::Project)
         );
         assert_eq!(classify_user_sentence("Add a test for the parser.", false), None);

@@ -151,7 +151,14 @@ impl Engine for OfflineEngine {
         ctx.cancel.check()?;
 
         // 3. Consolidate: extract, drop our own output seen again, merge, supersede.
-        let mut topics = Topics { by_slug: oriented.topics.clone(), project: project_name(ctx.project_dir) };
+        let reserved = oriented
+            .foreign
+            .iter()
+            .filter(|f| !f.rel.contains('/'))
+            .map(|f| f.rel.trim_end_matches(".md").to_string())
+            .collect();
+        let mut topics =
+            Topics { by_slug: oriented.topics.clone(), project: project_name(ctx.project_dir), reserved };
         let mut people: BTreeSet<String> = topics.by_slug.values().filter_map(|t| t.person.clone()).collect();
         for st in &gathered.statements {
             if let gather::Voice::Person(p) = &st.voice {

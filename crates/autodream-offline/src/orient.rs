@@ -71,12 +71,17 @@ fn parse_date(s: &str) -> Option<Date> {
     s.parse::<Date>().ok()
 }
 
-/// Is this a file the engine wrote? With state, by its record; without (state lost), by
-/// shape: front matter with a type, and every bullet in the engine's own line format.
-fn is_own_file(rel: &str, text: &str, state: Option<&EngineState>) -> bool {
-    if let Some(state) = state {
-        return state.files.contains_key(rel);
-    }
+/// Is this a file the engine wrote? By the engine's record of what it wrote. Without a
+/// record (a first dream over a memory someone else started) nothing is ours: a file we
+/// cannot prove we wrote is never rewritten. [`looks_like_own_file`] tells the shape apart
+/// for reports.
+fn is_own_file(rel: &str, state: Option<&EngineState>) -> bool {
+    state.is_some_and(|s| s.files.contains_key(rel))
+}
+
+/// Does a file have the engine's shape: front matter with a type, and every bullet in the
+/// engine's line format?
+pub fn looks_like_own_file(text: &str) -> bool {
     let topic = Topic::parse(text);
     if topic.front.as_ref().and_then(|f| f.memory_type()).is_none() {
         return false;
@@ -115,10 +120,16 @@ pub fn orient(staging: &Path, state: Option<&EngineState>, today: Date) -> Orien
                 continue;
             }
         };
-        if is_own_file(rel, &text, state) && !rel.contains('/') {
+        if is_own_file(rel, state) && !rel.contains('/') {
             read_own_file(rel, &text, state, today, &mut out);
             out.own_files.insert(rel.clone(), text);
         } else {
+            if state.is_none() && looks_like_own_file(&text) {
+                out.problems.push(format!(
+                    "{rel} looks like a file this engine wrote, but its record ({}) is missing: it is left as it is",
+                    crate::state::STATE_PATH
+                ));
+            }
             out.foreign.push(read_foreign_file(rel, &text));
         }
     }
@@ -339,9 +350,10 @@ mod tests {
     }
 
     #[test]
-    fn without_state_own_files_are_recognised_by_shape() {
-        assert!(is_own_file("jon.md", OWN, None));
-        assert!(!is_own_file("n.md", "---\ntype: user\n---\n- free text\n", None));
-        assert!(!is_own_file("n.md", "- 2023-01-01: x\n", None));
+    fn without_a_record_no_file_is_ours() {
+        assert!(!is_own_file("jon.md", None));
+        assert!(looks_like_own_file(OWN));
+        assert!(!looks_like_own_file("---\ntype: user\n---\n- free text\n"));
+        assert!(!looks_like_own_file("- 2023-01-01: x\n"));
     }
 }

@@ -83,6 +83,17 @@ pub fn attribute_of(text: &str, subject: Option<&str>) -> Option<Attribute> {
     None
 }
 
+/// "We no longer deploy on Fridays": the phrase after "no longer", which an older fact of
+/// the same topic that still says it ("We deploy on Fridays only") is superseded by.
+static NO_LONGER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:no longer|not any ?more|don'?t (?:\w+ )?anymore) (?P<v>\w+(?: \w+){1,3})")
+        .expect("valid regex")
+});
+
+fn words_of(s: &str) -> String {
+    crate::text::compare_tokens(s).join(" ")
+}
+
 /// Marks superseded facts; returns how many were newly superseded. `subject_of` gives a
 /// topic's subject name (its person, or "The user" for the typed files).
 pub fn supersede(facts: &mut [Fact], subject_of: &dyn Fn(&str) -> Option<String>) -> usize {
@@ -99,6 +110,29 @@ pub fn supersede(facts: &mut [Fact], subject_of: &dyn Fn(&str) -> Option<String>
         }
     }
     let mut count = 0;
+    // Explicit negations: an older fact still saying what a newer one says is no longer so.
+    let negations: Vec<(usize, String)> = facts
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.superseded_on.is_none() && f.origin != Origin::Edited)
+        .filter_map(|(i, f)| NO_LONGER_RE.captures(&f.text).map(|c| (i, words_of(&c["v"]))))
+        .collect();
+    for (i, phrase) in negations {
+        let (topic, date) = (facts[i].topic.clone(), facts[i].date);
+        for (j, g) in facts.iter_mut().enumerate() {
+            if j != i
+                && g.topic == topic
+                && g.date < date
+                && g.superseded_on.is_none()
+                && g.origin != Origin::Edited
+                && !NO_LONGER_RE.is_match(&g.text)
+                && format!(" {} ", words_of(&g.text)).contains(&format!(" {phrase} "))
+            {
+                g.superseded_on = Some(date);
+                count += 1;
+            }
+        }
+    }
     for (_, mut list) in by_key {
         list.sort();
         let Some((newest_date, _, newest_value)) = list.last().cloned() else { continue };
@@ -149,6 +183,20 @@ mod tests {
         let b = attribute_of("Use merge instead of rebase.", Some("The user")).unwrap();
         assert_eq!(a.key, b.key);
         assert_ne!(a.value, b.value);
+    }
+
+    #[test]
+    fn no_longer_supersedes_what_it_negates() {
+        let mut facts = vec![
+            fact("project", "We deploy on Fridays only, after 2pm.", "2026-05-04"),
+            fact("project", "We deploy from the main branch.", "2026-05-04"),
+            fact("project", "Correction: we no longer deploy on Fridays.", "2026-05-06"),
+        ];
+        let subject = |_: &str| Some("The user".to_string());
+        assert_eq!(supersede(&mut facts, &subject), 1);
+        assert_eq!(facts[0].superseded_on.map(|d| d.to_string()).as_deref(), Some("2026-05-06"));
+        assert_eq!(facts[1].superseded_on, None);
+        assert_eq!(facts[2].superseded_on, None);
     }
 
     #[test]

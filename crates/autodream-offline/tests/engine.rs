@@ -450,3 +450,37 @@ fn a_cancelled_dream_writes_nothing() {
     assert!(matches!(run.summary, Err(EngineError::Cancelled)));
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn a_memory_someone_else_started_is_never_rewritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    // Hand-written files in the engine's own shape, with no record of the engine writing them.
+    let feedback = "---\nname: Feedback\ndescription: my rules\ntype: feedback\n---\n# Feedback\n- 2026-01-05: Keep functions short.\n";
+    std::fs::write(memory.join("feedback.md"), feedback).unwrap();
+    std::fs::write(memory.join("MEMORY.md"), "- [Feedback](feedback.md) — my rules\n").unwrap();
+    let s = session(
+        "c9",
+        "2026-03-02T09:00:00Z",
+        &[("", "user", "Never force-push to main, use a revert commit instead.")],
+    );
+    let summary = dream(memory, &[s], "2026-03-02T10:00:00Z");
+    assert_eq!(read(memory, "feedback.md"), feedback);
+    let ours = read(memory, "feedback-2.md");
+    assert!(ours.contains("Never force-push to main, use a revert commit instead."), "{ours}");
+    let index = read(memory, "MEMORY.md");
+    assert!(index.starts_with("- [Feedback](feedback.md) — my rules\n"), "{index}");
+    assert!(index.contains("](feedback-2.md) — "), "{index}");
+    assert!(
+        summary.notes.iter().any(|n| n.contains("feedback.md looks like a file this engine wrote")),
+        "{:?}",
+        summary.notes
+    );
+    // The next dream routes feedback to the same file of ours.
+    let s =
+        session("c10", "2026-03-03T09:00:00Z", &[("", "user", "Always run cargo fmt before you commit.")]);
+    dream(memory, &[s], "2026-03-03T10:00:00Z");
+    assert_eq!(read(memory, "feedback.md"), feedback);
+    assert!(read(memory, "feedback-2.md").contains("Always run cargo fmt"));
+    assert!(!memory.join("feedback-3.md").exists());
+}
