@@ -268,6 +268,10 @@ impl Engine for OfflineEngine {
         for (rel, text) in &plan.files {
             let path = ctx.staging.join(rel);
             let current = std::fs::read(&path).ok();
+            // Nothing to index and no index yet: an empty MEMORY.md would be noise.
+            if current.is_none() && text.is_empty() {
+                continue;
+            }
             if current.as_deref() != Some(text.as_bytes()) {
                 write_atomic(&path, text.as_bytes()).map_err(|e| EngineError::io(&path, e))?;
                 touched.push(PathBuf::from(rel));

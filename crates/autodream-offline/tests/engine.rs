@@ -484,3 +484,21 @@ fn a_memory_someone_else_started_is_never_rewritten() {
     assert!(read(memory, "feedback-2.md").contains("Always run cargo fmt"));
     assert!(!memory.join("feedback-3.md").exists());
 }
+
+#[test]
+fn nothing_to_remember_writes_no_memory_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = session(
+        "q",
+        "2026-03-02T09:00:00Z",
+        &[("", "user", "Can you fix the build?"), ("", "user", "thanks!")],
+    );
+    let summary = dream(tmp.path(), &[s], "2026-03-02T10:00:00Z");
+    let md: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    assert!(md.is_empty(), "{md:?}");
+    assert!(summary.text.starts_with("Kept 0 facts"), "{}", summary.text);
+}
