@@ -11,6 +11,15 @@
 //! 4. **Prune & index** ([`budget`], [`render`]): the facts most worth their bytes fill
 //!    the size budget, the rest go to `.archive/`; topic files and MEMORY.md are written.
 //!
+//! What is written: one topic file per person in a conversation between people (type
+//! `user`), or, for a coding agent's user, `feedback.md`, `user.md`, `project_<name>.md` and
+//! `reference.md`; inside, a `## 8 May 2023` heading per day and one line per session,
+//! `- 2023-05-08: <facts>`, every fact with the day it was learned on its line and relative
+//! dates resolved next to it; superseded facts under `## Superseded` with both dates. The
+//! engine's private state (`.engine/offline/state.json`: input reviewed so far, the lines it
+//! wrote, how each fact was said) and the archive (`.archive/`) are dot-folders the agent
+//! never loads.
+//!
 //! Same input, same output, byte for byte: everything is sorted and no hash-map order
 //! reaches a file. [`eval`] measures the result on the LoCoMo benchmark.
 
@@ -28,7 +37,7 @@ pub mod state;
 pub mod supersede;
 pub mod text;
 
-/// The date resolver the engine calls.
+/// The date resolver the engine calls ([`dates`]).
 pub(crate) use dates as dates_api;
 
 use std::collections::{BTreeMap, BTreeSet};
