@@ -18,7 +18,7 @@ use regex::Regex;
 
 use autodream_core::memdir::topic::MemoryType;
 
-use crate::dates_api;
+use crate::dates;
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::gather::{Statement, Voice};
 use crate::salience::Scorer;
@@ -680,7 +680,7 @@ pub fn extract(
             * if st.opens_session { OPENING_WEIGHT } else { 1.0 };
         // A statement that says when something happened: its other clauses are the details
         // of that event ("last weekend - we went biking"), worth keeping with the date.
-        let dated_turn = !dates_api::find_relative(&st.text, st.date).is_empty();
+        let dated_turn = !dates::find_relative(&st.text, st.date).is_empty();
         if dated_turn {
             context *= DATED_TURN_WEIGHT;
         }
@@ -693,7 +693,7 @@ pub fn extract(
                         sentence: &str,
                         pinned: bool| {
             let sentence = terminate(capitalise_first(sentence.trim()));
-            let dated_sentence = !dates_api::find_relative(&sentence, st.date).is_empty();
+            let dated_sentence = !dates::find_relative(&sentence, st.date).is_empty();
             let context = if dated_sentence { context * DATED_SENTENCE_WEIGHT } else { context };
             let seq_base = line_base | (sentence_index << 8);
             sentence_index += 1;
@@ -702,7 +702,7 @@ pub fn extract(
                     Some(name) => attribute(clause, name),
                     None => clause.to_string(),
                 };
-                let text = dates_api::annotate(&attributed, st.date);
+                let text = dates::annotate(&attributed, st.date);
                 let text = if ci == 0 { capitalise_first(&text) } else { text };
                 let scored = scorer.score_about(&text, subject);
                 // CJK has no spaces: two characters count as a word.

@@ -37,9 +37,6 @@ pub mod state;
 pub mod supersede;
 pub mod text;
 
-/// The date resolver the engine calls ([`dates`]).
-pub(crate) use dates as dates_api;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
