@@ -68,7 +68,12 @@ pub fn run(global: &GlobalArgs, args: EvalArgs) -> anyhow::Result<u8> {
         Config::load(&LoadOptions { config_file: global.config.clone(), flags, ..Default::default() })?;
     let mut loaded = loaded;
     loaded.config.sessions_format = SessionFormat::Generic;
-    let engine = engines::by_name(&args.engine)?;
+    // LoCoMo's times are UTC: its sessions are dated in UTC whatever the local zone is.
+    let engine: Box<dyn autodream_core::engine::Engine> = if args.engine == "offline" {
+        Box::new(autodream_offline::OfflineEngine::with_time_zone(jiff::tz::TimeZone::UTC))
+    } else {
+        engines::by_name(&args.engine)?
+    };
     let tmp;
     let out = match &args.out {
         Some(o) => o.clone(),
