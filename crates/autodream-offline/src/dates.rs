@@ -48,7 +48,8 @@ pub enum DatePoint {
     Year(i16),
 }
 
-const MONTH_NAMES: [&str; 12] = [
+/// English month names, January first (shared by the renderers and the evaluation).
+pub const MONTH_NAMES: [&str; 12] = [
     "January",
     "February",
     "March",

@@ -25,24 +25,9 @@ pub const DESCRIPTION_MAX_CHARS: usize = 160;
 /// Index lines stay under this many characters.
 pub const INDEX_LINE_MAX_CHARS: usize = 200;
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
 /// `8 May 2023`.
 pub fn long_date(d: Date) -> String {
-    format!("{} {} {}", d.day(), MONTHS[(d.month() - 1) as usize], d.year())
+    format!("{} {} {}", d.day(), crate::dates::MONTH_NAMES[(d.month() - 1) as usize], d.year())
 }
 
 /// Layout choices.

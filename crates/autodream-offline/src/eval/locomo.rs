@@ -165,25 +165,12 @@ static DATE_TIME_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// `"1:56 pm on 8 May, 2023"` → 2023-05-08T13:56:00Z (read as UTC).
 pub fn parse_date_time(text: &str) -> Result<Timestamp, String> {
     let c = DATE_TIME_RE.captures(text).ok_or_else(|| format!("unrecognised session date_time {text:?}"))?;
-    const MONTHS: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     let month = c[5].to_lowercase();
-    let mon = MONTHS
+    let names = crate::dates::MONTH_NAMES.map(str::to_ascii_lowercase);
+    let mon = names
         .iter()
         .position(|m| *m == month)
-        .or_else(|| (month.len() >= 3).then(|| MONTHS.iter().position(|m| m.starts_with(&month))).flatten())
+        .or_else(|| (month.len() >= 3).then(|| names.iter().position(|m| m.starts_with(&month))).flatten())
         .ok_or_else(|| format!("unrecognised month in {text:?}"))?;
     let parse = |s: &str| s.parse::<i64>().map_err(|_| format!("bad number in {text:?}"));
     let hour = parse(&c[1])? % 12 + if c[3].eq_ignore_ascii_case("p") { 12 } else { 0 };

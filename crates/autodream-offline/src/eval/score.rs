@@ -104,24 +104,14 @@ pub type DateTuple = (Option<i32>, Option<i32>, Option<i32>);
 const MON: &str = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)";
 
 fn month_number(name: &str) -> Option<i32> {
-    const FULL: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     if name == "sept" {
         return Some(9);
     }
-    FULL.iter().position(|m| *m == name || (name.len() == 3 && m.starts_with(name))).map(|i| i as i32 + 1)
+    crate::dates::MONTH_NAMES
+        .iter()
+        .map(|m| m.to_ascii_lowercase())
+        .position(|m| m == name || (name.len() == 3 && m.starts_with(name)))
+        .map(|i| i as i32 + 1)
 }
 
 struct DateRegexes {
