@@ -73,7 +73,7 @@ pub fn local_tz() -> TimeZone {
 }
 
 pub fn to_system_time(t: Timestamp) -> SystemTime {
-    SystemTime::try_from(t).unwrap_or(SystemTime::UNIX_EPOCH)
+    SystemTime::from(t)
 }
 
 pub fn from_system_time(t: SystemTime) -> Timestamp {

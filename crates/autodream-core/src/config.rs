@@ -300,7 +300,10 @@ fn one_of(v: &Raw<'_>, allowed: &[&str]) -> Result<String, String> {
 
 /// Every configuration key, its setter and validation.
 const FIELDS: &[(&str, Setter)] = &[
-    ("enabled", |c, v| Ok(c.enabled = boolean(v)?)),
+    ("enabled", |c, v| {
+        c.enabled = boolean(v)?;
+        Ok(())
+    }),
     ("mode", |c, v| {
         c.mode = match one_of(v, &["normal", "assistant", "remote"])?.as_str() {
             "assistant" => Mode::Assistant,
@@ -309,32 +312,78 @@ const FIELDS: &[(&str, Setter)] = &[
         };
         Ok(())
     }),
-    ("min_hours", |c, v| Ok(c.min_hours = pos_f64(v, 0.0, 24.0 * 366.0, true)?)),
-    ("min_sessions", |c, v| Ok(c.min_sessions = int(v, 0, 100_000)? as u32)),
-    ("scan_interval_minutes", |c, v| Ok(c.scan_interval_minutes = pos_f64(v, 0.0, 7.0 * 24.0 * 60.0, true)?)),
-    ("stale_lock_minutes", |c, v| Ok(c.stale_lock_minutes = pos_f64(v, 0.0, 7.0 * 24.0 * 60.0, false)?)),
-    ("idle_seconds", |c, v| Ok(c.idle_seconds = int(v, 0, 86_400)? as u64)),
-    ("idle_max_wait_minutes", |c, v| Ok(c.idle_max_wait_minutes = pos_f64(v, 0.0, 24.0 * 60.0, true)?)),
-    ("index_max_lines", |c, v| Ok(c.index_max_lines = int(v, 1, 100_000)? as usize)),
-    ("index_max_units", |c, v| Ok(c.index_max_units = int(v, 100, 10_000_000)? as usize)),
+    ("min_hours", |c, v| {
+        c.min_hours = pos_f64(v, 0.0, 24.0 * 366.0, true)?;
+        Ok(())
+    }),
+    ("min_sessions", |c, v| {
+        c.min_sessions = int(v, 0, 100_000)? as u32;
+        Ok(())
+    }),
+    ("scan_interval_minutes", |c, v| {
+        c.scan_interval_minutes = pos_f64(v, 0.0, 7.0 * 24.0 * 60.0, true)?;
+        Ok(())
+    }),
+    ("stale_lock_minutes", |c, v| {
+        c.stale_lock_minutes = pos_f64(v, 0.0, 7.0 * 24.0 * 60.0, false)?;
+        Ok(())
+    }),
+    ("idle_seconds", |c, v| {
+        c.idle_seconds = int(v, 0, 86_400)? as u64;
+        Ok(())
+    }),
+    ("idle_max_wait_minutes", |c, v| {
+        c.idle_max_wait_minutes = pos_f64(v, 0.0, 24.0 * 60.0, true)?;
+        Ok(())
+    }),
+    ("index_max_lines", |c, v| {
+        c.index_max_lines = int(v, 1, 100_000)? as usize;
+        Ok(())
+    }),
+    ("index_max_units", |c, v| {
+        c.index_max_units = int(v, 100, 10_000_000)? as usize;
+        Ok(())
+    }),
     ("sessions_format", |c, v| {
         c.sessions_format =
             one_of(v, &["auto", "claude", "generic", "codex"])?.parse().map_err(|e: String| e)?;
         Ok(())
     }),
-    ("engine", |c, v| Ok(c.engine = one_of(v, &["offline", "hygiene", "agent", "exec"])?)),
-    ("flags_file", |c, v| Ok(c.flags_file = Some(PathBuf::from(string(v)?)))),
-    ("memory_budget_ratio", |c, v| Ok(c.memory_budget_ratio = pos_f64(v, 0.0, 1.0, false)?)),
-    ("memory_budget_max_bytes", |c, v| Ok(c.memory_budget_max_bytes = int(v, 1024, 1 << 40)? as u64)),
-    ("exec_command", |c, v| Ok(c.exec_command = Some(string(v)?))),
-    ("agent.provider", |c, v| Ok(c.agent.provider = one_of(v, &["anthropic", "openai"])?)),
-    ("agent.model", |c, v| Ok(c.agent.model = string(v)?)),
+    ("engine", |c, v| {
+        c.engine = one_of(v, &["offline", "hygiene", "agent", "exec"])?;
+        Ok(())
+    }),
+    ("flags_file", |c, v| {
+        c.flags_file = Some(PathBuf::from(string(v)?));
+        Ok(())
+    }),
+    ("memory_budget_ratio", |c, v| {
+        c.memory_budget_ratio = pos_f64(v, 0.0, 1.0, false)?;
+        Ok(())
+    }),
+    ("memory_budget_max_bytes", |c, v| {
+        c.memory_budget_max_bytes = int(v, 1024, 1 << 40)? as u64;
+        Ok(())
+    }),
+    ("exec_command", |c, v| {
+        c.exec_command = Some(string(v)?);
+        Ok(())
+    }),
+    ("agent.provider", |c, v| {
+        c.agent.provider = one_of(v, &["anthropic", "openai"])?;
+        Ok(())
+    }),
+    ("agent.model", |c, v| {
+        c.agent.model = string(v)?;
+        Ok(())
+    }),
     ("agent.base_url", |c, v| {
         let s = string(v)?;
         if !(s.starts_with("http://") || s.starts_with("https://")) {
             return Err(format!("{s:?} is not an http(s) URL"));
         }
-        Ok(c.agent.base_url = Some(s))
+        c.agent.base_url = Some(s);
+        Ok(())
     }),
     ("agent.api_key_env", |c, v| {
         let s = string(v)?;
@@ -343,18 +392,49 @@ const FIELDS: &[(&str, Setter)] = &[
                 "{s:?} is not an environment variable name (put the NAME of the variable here, never the key)"
             ));
         }
-        Ok(c.agent.api_key_env = Some(s))
+        c.agent.api_key_env = Some(s);
+        Ok(())
     }),
-    ("agent.max_turns", |c, v| Ok(c.agent.max_turns = int(v, 1, 10_000)? as u32)),
-    ("agent.max_tokens_per_dream", |c, v| Ok(c.agent.max_tokens_per_dream = int(v, 1_000, 1 << 40)? as u64)),
-    ("agent.max_output_tokens", |c, v| Ok(c.agent.max_output_tokens = int(v, 16, 1_000_000)? as u32)),
-    ("agent.request_timeout_secs", |c, v| Ok(c.agent.request_timeout_secs = int(v, 1, 3_600)? as u64)),
-    ("agent.max_retries", |c, v| Ok(c.agent.max_retries = int(v, 0, 20)? as u32)),
-    ("agent.price_input", |c, v| Ok(c.agent.price_input = pos_f64(v, 0.0, 10_000.0, true)?)),
-    ("agent.price_output", |c, v| Ok(c.agent.price_output = pos_f64(v, 0.0, 10_000.0, true)?)),
-    ("agent.price_cache_read", |c, v| Ok(c.agent.price_cache_read = pos_f64(v, 0.0, 10_000.0, true)?)),
-    ("agent.price_cache_write", |c, v| Ok(c.agent.price_cache_write = pos_f64(v, 0.0, 10_000.0, true)?)),
-    ("agent.read_project", |c, v| Ok(c.agent.read_project = boolean(v)?)),
+    ("agent.max_turns", |c, v| {
+        c.agent.max_turns = int(v, 1, 10_000)? as u32;
+        Ok(())
+    }),
+    ("agent.max_tokens_per_dream", |c, v| {
+        c.agent.max_tokens_per_dream = int(v, 1_000, 1 << 40)? as u64;
+        Ok(())
+    }),
+    ("agent.max_output_tokens", |c, v| {
+        c.agent.max_output_tokens = int(v, 16, 1_000_000)? as u32;
+        Ok(())
+    }),
+    ("agent.request_timeout_secs", |c, v| {
+        c.agent.request_timeout_secs = int(v, 1, 3_600)? as u64;
+        Ok(())
+    }),
+    ("agent.max_retries", |c, v| {
+        c.agent.max_retries = int(v, 0, 20)? as u32;
+        Ok(())
+    }),
+    ("agent.price_input", |c, v| {
+        c.agent.price_input = pos_f64(v, 0.0, 10_000.0, true)?;
+        Ok(())
+    }),
+    ("agent.price_output", |c, v| {
+        c.agent.price_output = pos_f64(v, 0.0, 10_000.0, true)?;
+        Ok(())
+    }),
+    ("agent.price_cache_read", |c, v| {
+        c.agent.price_cache_read = pos_f64(v, 0.0, 10_000.0, true)?;
+        Ok(())
+    }),
+    ("agent.price_cache_write", |c, v| {
+        c.agent.price_cache_write = pos_f64(v, 0.0, 10_000.0, true)?;
+        Ok(())
+    }),
+    ("agent.read_project", |c, v| {
+        c.agent.read_project = boolean(v)?;
+        Ok(())
+    }),
 ];
 
 /// Every configuration key, dotted (`agent.model`).

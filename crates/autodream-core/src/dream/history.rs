@@ -83,10 +83,13 @@ pub fn entry_dir(memory_dir: &Path, task: &str) -> PathBuf {
 
 /// Saves the originals and new versions of `changes` and the manifest.
 /// `before`/`after` give each change's bytes.
+/// A change's bytes before and after (`None`: the file did not exist on that side).
+pub type BeforeAfter = (Option<Vec<u8>>, Option<Vec<u8>>);
+
 pub fn record(
     memory_dir: &Path,
     manifest: &Manifest,
-    contents: &[(Option<Vec<u8>>, Option<Vec<u8>>)],
+    contents: &[BeforeAfter],
 ) -> Result<(), LifecycleError> {
     let dir = entry_dir(memory_dir, &manifest.task);
     for (change, (before, after)) in manifest.changes.iter().zip(contents) {

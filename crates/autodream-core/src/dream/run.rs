@@ -37,7 +37,7 @@ pub struct DreamOptions<'a> {
     pub pid: u32,
     pub cancel: CancelToken,
     /// Called at every task update (terminal progress).
-    pub on_event: Option<std::sync::Arc<dyn Fn(&Task) + Send + Sync>>,
+    pub on_event: Option<std::sync::Arc<super::task::TaskListener>>,
 }
 
 /// A finished dream.

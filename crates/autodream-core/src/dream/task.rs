@@ -202,8 +202,11 @@ pub struct TaskProgress {
     memory_dir: PathBuf,
     task: Mutex<Task>,
     /// Called after each event (e.g. to refresh a terminal progress line).
-    on_event: Option<Box<dyn Fn(&Task) + Send + Sync>>,
+    on_event: Option<Box<TaskListener>>,
 }
+
+/// A callback that sees the task after each update.
+pub type TaskListener = dyn Fn(&Task) + Send + Sync;
 
 impl TaskProgress {
     pub fn new(memory_dir: &Path, task: Task) -> Self {
