@@ -499,22 +499,8 @@ fn the_lifecycle_applies_an_agent_dream_to_the_memory_dir() {
         project_dir: fx.project.clone(),
     };
     let engine = engine();
-    let outcome = run_dream(
-        &loc,
-        &loaded,
-        Clock::Fixed(NOW.parse().unwrap()),
-        DreamOptions {
-            engine: &engine,
-            dry_run: false,
-            recheck_gates: false,
-            current_session: None,
-            idle_transcript: None,
-            pid: std::process::id(),
-            cancel: CancelToken::new(),
-            on_event: None,
-        },
-    )
-    .expect("the lifecycle applies the dream");
+    let outcome = run_dream(&loc, &loaded, Clock::Fixed(NOW.parse().unwrap()), DreamOptions::new(&engine))
+        .expect("the lifecycle applies the dream");
 
     assert_eq!(outcome.files, ["MEMORY.md", "project_release.md"]);
     assert_eq!(outcome.message, "Improved 2 files");

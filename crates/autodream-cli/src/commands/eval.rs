@@ -13,7 +13,6 @@ use clap::{Args, Subcommand};
 use autodream_core::Clock;
 use autodream_core::config::{Config, LoadOptions};
 use autodream_core::dream::{self, DreamOptions};
-use autodream_core::engine::CancelToken;
 use autodream_core::paths::Locations;
 use autodream_core::sessions::SessionFormat;
 use autodream_offline::eval::{LocomoOptions, run_locomo};
@@ -95,23 +94,9 @@ pub fn run(global: &GlobalArgs, args: EvalArgs) -> anyhow::Result<u8> {
             sessions_dir: req.sessions_dir.clone(),
             project_dir: req.sessions_dir.parent().unwrap_or(&req.sessions_dir).to_path_buf(),
         };
-        dream::run_dream(
-            &loc,
-            &loaded,
-            Clock::Fixed(req.now),
-            DreamOptions {
-                engine: engine.as_ref(),
-                dry_run: false,
-                recheck_gates: false,
-                current_session: None,
-                idle_transcript: None,
-                pid: std::process::id(),
-                cancel: CancelToken::new(),
-                on_event: None,
-            },
-        )
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+        dream::run_dream(&loc, &loaded, Clock::Fixed(req.now), DreamOptions::new(engine.as_ref()))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     };
     let report = run_locomo(&opts, &mut dreamer)?;
     if args.json {

@@ -80,14 +80,11 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
         &ctx.config,
         ctx.clock,
         DreamOptions {
-            engine: engine.as_ref(),
             dry_run: args.dry_run,
-            recheck_gates: false,
             current_session: ctx.current_session.clone(),
-            idle_transcript: None,
-            pid: std::process::id(),
             cancel: cancel_on_signals(),
             on_event,
+            ..DreamOptions::new(engine.as_ref())
         },
     );
     if let Some(bar) = spinner {

@@ -31,14 +31,11 @@ pub fn run(global: &GlobalArgs, args: WorkerArgs) -> anyhow::Result<u8> {
         &ctx.config,
         ctx.clock,
         DreamOptions {
-            engine: engine.as_ref(),
-            dry_run: false,
             recheck_gates: true,
             current_session: ctx.current_session.clone(),
             idle_transcript: args.transcript,
-            pid: std::process::id(),
             cancel: cancel_on_signals(),
-            on_event: None,
+            ..DreamOptions::new(engine.as_ref())
         },
     );
     match result {

@@ -40,6 +40,23 @@ pub struct DreamOptions<'a> {
     pub on_event: Option<std::sync::Arc<super::task::TaskListener>>,
 }
 
+impl<'a> DreamOptions<'a> {
+    /// A foreground dream by this process with `engine`: applied, gates not re-checked, no
+    /// idle wait, a fresh cancellation token, no listener. Change fields as needed.
+    pub fn new(engine: &'a dyn Engine) -> DreamOptions<'a> {
+        DreamOptions {
+            engine,
+            dry_run: false,
+            recheck_gates: false,
+            current_session: None,
+            idle_transcript: None,
+            pid: std::process::id(),
+            cancel: CancelToken::new(),
+            on_event: None,
+        }
+    }
+}
+
 /// A finished dream.
 #[derive(Debug, Clone, Serialize)]
 pub struct DreamOutcome {
