@@ -45,10 +45,11 @@ pub fn run(global: &GlobalArgs, args: SessionsArgs) -> anyhow::Result<u8> {
         });
         eval.last_consolidated_at
     };
-    let files = sessions::touched_since(
+    let files = sessions::touched_between(
         &ctx.locations.sessions_dir,
         ctx.cfg().sessions_format,
         since.map(to_system_time),
+        Some(to_system_time(ctx.clock.now())),
         ctx.current_session.as_deref(),
     )?;
     let mut rows = Vec::with_capacity(files.len());

@@ -147,8 +147,15 @@ fn recheck(
             ));
         }
     }
-    let n = sessions::count_touched_since(&loc.sessions_dir, cfg.sessions_format, token.prior_mtime, current)
-        .map_err(|e| e.to_string())?;
+    let now = Some(crate::clock::to_system_time(clock.now()));
+    let n = sessions::count_touched_between(
+        &loc.sessions_dir,
+        cfg.sessions_format,
+        token.prior_mtime,
+        now,
+        current,
+    )
+    .map_err(|e| e.to_string())?;
     if n < cfg.min_sessions as usize {
         return Err(format!("sessions gate closed: sessions {n}/{}", cfg.min_sessions));
     }
@@ -314,17 +321,16 @@ fn dream_body(
         .map_err(|e| (e, None))?;
     }
 
-    // Gather: the sessions touched since the last dream, and new daily-log entries.
-    let files = sessions::touched_since(
+    // Gather: the sessions touched since the last dream (and not after "now"), and new
+    // daily-log entries.
+    let files = sessions::touched_between(
         &loc.sessions_dir,
         cfg.sessions_format,
         token.prior_mtime,
+        Some(crate::clock::to_system_time(clock.now())),
         opts.current_session.as_deref(),
     )
     .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
-    // Replaying a history with an injected clock: a transcript from "the future" is not yet written.
-    let now = clock.now();
-    let files: Vec<_> = files.into_iter().filter(|f| f.modified_at <= now).collect();
     let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());
     for f in &files {
         cancel.check().map_err(|_| (DreamError::Cancelled, None))?;

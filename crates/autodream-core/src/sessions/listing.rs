@@ -91,37 +91,81 @@ pub fn touched_since(
     since: Option<SystemTime>,
     exclude: Option<&str>,
 ) -> Result<Vec<SessionFile>, SessionError> {
+    touched_between(dir, format, since, None, exclude)
+}
+
+/// [`touched_since`], also leaving out files modified after `until` ("now"): when a history
+/// is replayed with an injected clock, a transcript from the future is not yet written.
+pub fn touched_between(
+    dir: &Path,
+    format: SessionFormat,
+    since: Option<SystemTime>,
+    until: Option<SystemTime>,
+    exclude: Option<&str>,
+) -> Result<Vec<SessionFile>, SessionError> {
     let mut out = Vec::new();
     scan(
         dir,
         format,
-        |stem, mtime| Some(stem) != exclude && since.is_none_or(|s| mtime > s),
+        |stem, mtime| in_window(stem, mtime, since, until, exclude),
         |id, path, mtime| out.push(SessionFile { id, path, modified_at: from_system_time(mtime) }),
     )?;
     out.sort_by(|a, b| a.modified_at.cmp(&b.modified_at).then_with(|| a.id.cmp(&b.id)));
     Ok(out)
 }
 
-/// The count of [`touched_since`], without building the list: the sessions gate.
+/// The count of [`touched_since`], without building the list.
 pub fn count_touched_since(
     dir: &Path,
     format: SessionFormat,
     since: Option<SystemTime>,
     exclude: Option<&str>,
 ) -> Result<usize, SessionError> {
+    count_touched_between(dir, format, since, None, exclude)
+}
+
+/// The count of [`touched_between`], without building the list: the sessions gate.
+pub fn count_touched_between(
+    dir: &Path,
+    format: SessionFormat,
+    since: Option<SystemTime>,
+    until: Option<SystemTime>,
+    exclude: Option<&str>,
+) -> Result<usize, SessionError> {
     let mut n = 0;
-    scan(
-        dir,
-        format,
-        |stem, mtime| Some(stem) != exclude && since.is_none_or(|s| mtime > s),
-        |_, _, _| n += 1,
-    )?;
+    scan(dir, format, |stem, mtime| in_window(stem, mtime, since, until, exclude), |_, _, _| n += 1)?;
     Ok(n)
+}
+
+fn in_window(
+    stem: &str,
+    mtime: SystemTime,
+    since: Option<SystemTime>,
+    until: Option<SystemTime>,
+    exclude: Option<&str>,
+) -> bool {
+    Some(stem) != exclude && since.is_none_or(|s| mtime > s) && until.is_none_or(|u| mtime <= u)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_window_leaves_out_files_from_after_now() {
+        let tmp = tempfile::tempdir().unwrap();
+        let at = |secs: u64| SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+        for (name, secs) in [("a", 100), ("b", 200), ("c", 300)] {
+            let p = tmp.path().join(format!("{name}.jsonl"));
+            std::fs::write(&p, "{}\n").unwrap();
+            std::fs::File::options().write(true).open(&p).unwrap().set_modified(at(secs)).unwrap();
+        }
+        let ids = |v: Vec<SessionFile>| v.into_iter().map(|f| f.id).collect::<Vec<_>>();
+        let f = SessionFormat::Generic;
+        assert_eq!(ids(touched_between(tmp.path(), f, Some(at(100)), Some(at(200)), None).unwrap()), ["b"]);
+        assert_eq!(count_touched_between(tmp.path(), f, None, Some(at(250)), Some("a")).unwrap(), 1);
+        assert_eq!(count_touched_since(tmp.path(), f, None, None).unwrap(), 3);
+    }
 
     #[test]
     fn only_uuid_named_jsonl_count_for_the_agent_layout() {
