@@ -59,7 +59,9 @@ pub fn build(global: &GlobalArgs) -> anyhow::Result<Ctx> {
     })?;
     // A bad command-line value is the user's direct request: refuse instead of falling back.
     if let Some(w) = config.warnings.iter().find(|w| w.source.starts_with("--")) {
-        return Err(exit::usage(w.to_string()));
+        // Refused, not ignored: the command line is the user's direct request.
+        let message = w.message.trim_end_matches("; ignored");
+        return Err(exit::usage(format!("{}: {message}", w.source)));
     }
     Ok(Ctx { locations, config, clock, current_session: global.current_session.clone() })
 }

@@ -649,7 +649,12 @@ impl Config {
 
         // 5. Command-line flags.
         for (key, value) in &opts.flags {
-            b.set(&format!("--{}", key.replace(['_', '.'], "-")), key, Raw::Text(value));
+            let source = if key == "sessions_format" {
+                "--sessions-format".to_string()
+            } else {
+                format!("--set {key}")
+            };
+            b.set(&source, key, Raw::Text(value));
         }
 
         // The agent's kill switch beats every setting of ours.
@@ -738,7 +743,7 @@ mod tests {
         assert_eq!(l.config.min_hours, 2.5);
         assert_eq!(l.config.min_sessions, 3);
         assert_eq!(l.warnings.len(), 1);
-        assert_eq!(l.warnings[0].source, "--min-sessions");
+        assert_eq!(l.warnings[0].source, "--set min_sessions");
     }
 
     #[test]

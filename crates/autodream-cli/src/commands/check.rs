@@ -50,7 +50,8 @@ pub fn run(global: &GlobalArgs, args: CheckArgs) -> anyhow::Result<u8> {
         println!("{sev}: {loc}: {}", f.message);
     }
     if code == 0 {
-        println!("ok ({} warnings)", report.warnings());
+        let n = report.warnings();
+        println!("ok ({n} warning{})", if n == 1 { "" } else { "s" });
     } else {
         println!("{} errors, {} warnings", report.errors(), report.warnings());
     }
