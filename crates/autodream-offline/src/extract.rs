@@ -22,7 +22,7 @@ use crate::dates;
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::gather::{Statement, Voice};
 use crate::salience::Scorer;
-use crate::text::{ADVERBS, split_clauses_about, split_sentences, stable_hash, words};
+use crate::text::{ADVERBS, drop_intensifiers, split_clauses_about, split_sentences, stable_hash, words};
 
 /// Facts worth less than this (content × how it is said) are small talk and are not kept
 /// anywhere.
@@ -698,9 +698,10 @@ pub fn extract(
             let seq_base = line_base | (sentence_index << 8);
             sentence_index += 1;
             for (ci, (lead, clause)) in split_clauses_about(&sentence, subject).into_iter().enumerate() {
+                let plain = drop_intensifiers(clause);
                 let attributed = match speaker {
-                    Some(name) => attribute(clause, name),
-                    None => clause.to_string(),
+                    Some(name) => attribute(&plain, name),
+                    None => plain.into_owned(),
                 };
                 let text = dates::annotate(&attributed, st.date);
                 let text = if ci == 0 { capitalise_first(&text) } else { text };

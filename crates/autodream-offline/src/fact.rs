@@ -72,16 +72,17 @@ pub struct Fact {
 }
 
 impl Fact {
-    /// Bytes this fact adds when it starts a new line: `- YYYY-MM-DD: text\n`.
+    /// Bytes this fact adds when it starts a new line: `- 8 May 2023: text\n`.
     pub fn line_cost(&self) -> usize {
         if self.origin == Origin::Edited {
             // Hand-edited lines are written back exactly as they were: `- text\n`.
             return 2 + self.text.len() + 1;
         }
+        let day = crate::render::long_date(self.date).len();
         match self.superseded_on {
-            // `- YYYY-MM-DD (superseded YYYY-MM-DD): text\n`
-            Some(_) => 2 + 10 + 13 + 10 + 3 + self.text.len() + 2,
-            None => 2 + 10 + 2 + self.text.len() + 2,
+            // `- 8 May 2023 (superseded 1 June 2023): text\n`
+            Some(on) => 2 + day + 13 + crate::render::long_date(on).len() + 3 + self.text.len() + 2,
+            None => 2 + day + 2 + self.text.len() + 2,
         }
     }
 

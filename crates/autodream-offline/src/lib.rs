@@ -13,9 +13,9 @@
 //!
 //! What is written: one topic file per person in a conversation between people (type
 //! `user`), or, for a coding agent's user, `feedback.md`, `user.md`, `project_<name>.md` and
-//! `reference.md`; inside, a `## 8 May 2023` heading per day and one line per session,
-//! `- 2023-05-08: <facts>`, every fact with the day it was learned on its line and relative
-//! dates resolved next to it; superseded facts under `## Superseded` with both dates. The
+//! `reference.md`; inside, one line per session, `- 8 May 2023: <facts>`, opening with the
+//! day it was learned written the way people write it, relative dates resolved to ISO days
+//! next to their words (`yesterday (2023-05-07)`); superseded facts under `## Superseded` with both dates. The
 //! engine's private state (`.engine/offline/state.json`: input reviewed so far, the lines it
 //! wrote, how each fact was said) and the archive (`.archive/`) are dot-folders the agent
 //! never loads.
@@ -98,11 +98,7 @@ fn redact_text(text: &str) -> (String, usize) {
 
 /// The comparison form of a fact text for "did we write this already?".
 fn own_key(text: &str) -> u64 {
-    let t = text.trim_start_matches("- ");
-    let t = t
-        .get(..12)
-        .filter(|p| p.len() == 12 && p.as_bytes()[4] == b'-' && p.ends_with(": "))
-        .map_or(t, |_| &t[12..]);
+    let t = crate::orient::without_line_day(text);
     let words: Vec<String> = crate::text::compare_tokens(t);
     crate::text::stable_hash(words.join(" ").as_bytes())
 }

@@ -29,13 +29,24 @@ pub const ARCHIVE_DIR: &str = ".archive";
 /// The heading of the section holding superseded facts.
 pub const SUPERSEDED_HEADING: &str = "## Superseded";
 
+/// A day as the engine writes it (`8 May 2023`), or as ISO (`2023-05-08`, what earlier
+/// versions wrote and what people type).
+const DAY: &str = r"(\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]+ \d{4})";
 static FACT_LINE_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^- (\d{4}-\d{2}-\d{2}): (.+)$").expect("valid regex"));
-static SUPERSEDED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^- (\d{4}-\d{2}-\d{2}) \(superseded (\d{4}-\d{2}-\d{2})\): (.+)$").expect("valid regex")
-});
+    LazyLock::new(|| Regex::new(&format!(r"^- {DAY}: (.+)$")).expect("valid regex"));
+static SUPERSEDED_LINE_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^- {DAY} \(superseded {DAY}\): (.+)$")).expect("valid regex"));
 static LEADING_DATE_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(\d{4}-\d{2}-\d{2})\b").expect("valid regex"));
+    LazyLock::new(|| Regex::new(&format!(r"^\s*{DAY}\b")).expect("valid regex"));
+
+static LINE_DAY_PREFIX_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^(?:- )?{DAY}: ")).expect("valid regex"));
+
+/// The text of a fact line without its bullet and day (`- 8 May 2023: `), as it reads when
+/// someone pastes one of our lines back into a conversation.
+pub fn without_line_day(text: &str) -> &str {
+    LINE_DAY_PREFIX_RE.find(text).map_or_else(|| text.trim_start_matches("- "), |m| &text[m.end()..])
+}
 
 /// A topic file the engine did not write: read-only.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,8 +78,17 @@ pub struct Oriented {
     pub problems: Vec<String>,
 }
 
+/// An ISO day, or a day written `8 May 2023`.
 fn parse_date(s: &str) -> Option<Date> {
-    s.parse::<Date>().ok()
+    if let Ok(d) = s.parse::<Date>() {
+        return Some(d);
+    }
+    let mut parts = s.split(' ');
+    let day: i8 = parts.next()?.parse().ok()?;
+    let month = parts.next()?;
+    let year: i16 = parts.next()?.parse().ok()?;
+    let month = crate::dates::MONTH_NAMES.iter().position(|m| m.eq_ignore_ascii_case(month))? as i8 + 1;
+    Date::new(year, month, day).ok()
 }
 
 /// Is this a file the engine wrote? By the engine's record of what it wrote. Without a
@@ -347,6 +367,37 @@ mod tests {
         assert_eq!(o.topics["jon"].person.as_deref(), Some("Jon"));
         assert_eq!(o.foreign.len(), 1);
         assert_eq!(o.foreign[0].facts, ["buy milk"]);
+    }
+
+    #[test]
+    fn line_days_read_in_both_forms() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "---\nname: Jon\ndescription: d\ntype: user\n---\n# Jon\n- 20 January 2023: Jon lost their job.\n- 2023-06-19: Jon went to Rome.\n## Superseded\n- 1 January 2023 (superseded 20 January 2023): Jon works as a banker.\n- 14 Smarch 2023: Jon typed this.\n";
+        std::fs::write(tmp.path().join("jon.md"), text).unwrap();
+        let mut state = EngineState::default();
+        let set = state.files.entry("jon.md".into()).or_default();
+        for l in text.lines().filter(|l| l.starts_with("- ")) {
+            set.insert(crate::state::line_hash(l));
+        }
+        let o = orient(tmp.path(), Some(&state), "2023-07-01".parse().unwrap());
+        let got: Vec<_> = o
+            .facts
+            .iter()
+            .map(|f| (f.date.to_string(), f.text.as_str(), f.superseded_on.map(|d| d.to_string())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("2023-01-20".to_string(), "Jon lost their job.", None),
+                ("2023-06-19".to_string(), "Jon went to Rome.", None),
+                ("2023-01-01".to_string(), "Jon works as a banker.", Some("2023-01-20".to_string())),
+                // Not a month: the line is kept as it stands, dated by the file.
+                ("2023-07-01".to_string(), "14 Smarch 2023: Jon typed this.", Some("2023-07-01".to_string())),
+            ]
+        );
+        assert_eq!(without_line_day("- 8 May 2023: Caroline went."), "Caroline went.");
+        assert_eq!(without_line_day("2023-05-08: Caroline went."), "Caroline went.");
+        assert_eq!(without_line_day("- Caroline went."), "Caroline went.");
     }
 
     #[test]

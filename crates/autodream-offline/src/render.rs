@@ -1,7 +1,7 @@
 //! Writing memory: topic files, the archive and the index, as text.
 //!
 //! A topic file is front matter (name, description, type, updated), a title, any prose the
-//! user added, then one line per statement: `- 2023-05-08: <facts of that statement>`,
+//! user added, then one line per statement: `- 8 May 2023: <facts of that statement>`,
 //! oldest first — the date the facts were learned always on the same line as the facts.
 //! Superseded facts follow under `## Superseded` with both dates. The index has one line
 //! per topic file, `- [Title](file.md) — hook`, the hook naming what is inside.
@@ -33,14 +33,15 @@ pub fn long_date(d: Date) -> String {
 /// Layout choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
-    /// A `## 8 May 2023` heading before the facts learned on each day: the file reads as a
-    /// dated diary, and the day is written the way people write it.
+    /// A `## 8 May 2023` heading before the facts learned on each day, for a file read as a
+    /// diary. Off by default: every line already opens with its day, and a heading would
+    /// spend the memory's byte budget saying it twice.
     pub date_headings: bool,
 }
 
 impl Default for Layout {
     fn default() -> Self {
-        Layout { date_headings: true }
+        Layout { date_headings: false }
     }
 }
 
@@ -89,8 +90,8 @@ fn fact_lines(facts: &[&Fact], layout: Layout, out: &mut String) {
         }
         let mut line = String::new();
         match f.superseded_on {
-            Some(on) => line.push_str(&format!("- {} (superseded {on}): ", f.date)),
-            None => line.push_str(&format!("- {}: ", f.date)),
+            Some(on) => line.push_str(&format!("- {} (superseded {}): ", long_date(f.date), long_date(on))),
+            None => line.push_str(&format!("- {}: ", long_date(f.date))),
         }
         line.push_str(&run_start(&f.text));
         let mut j = i + 1;
@@ -420,9 +421,9 @@ mod tests {
         assert_eq!(
             text,
             "---\nname: Caroline\ndescription: desc\ntype: user\nupdated: 2023-05-25\n---\n# Caroline\n\
-             - 2023-05-08: Caroline went to a LGBTQ support group yesterday (2023-05-07). It was so powerful.\n\
-             - 2023-05-25: Caroline researched adoption agencies.\n\
-             ## Superseded\n- 2023-05-08 (superseded 2023-06-01): Caroline works at a cafe.\n"
+             - 8 May 2023: Caroline went to a LGBTQ support group yesterday (2023-05-07). It was so powerful.\n\
+             - 25 May 2023: Caroline researched adoption agencies.\n\
+             ## Superseded\n- 8 May 2023 (superseded 1 June 2023): Caroline works at a cafe.\n"
         );
         let with_days = topic_file(
             &info(),
@@ -432,8 +433,8 @@ mod tests {
             &[&a, &c],
             Layout { date_headings: true },
         );
-        assert!(with_days.contains("# Caroline\n## 8 May 2023\n- 2023-05-08: "));
-        assert!(with_days.contains("\n## 25 May 2023\n- 2023-05-25: "));
+        assert!(with_days.contains("# Caroline\n## 8 May 2023\n- 8 May 2023: "));
+        assert!(with_days.contains("\n## 25 May 2023\n- 25 May 2023: "));
     }
 
     #[test]

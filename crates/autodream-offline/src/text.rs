@@ -11,6 +11,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
+use regex::Regex;
+
 /// Is `c` a CJK ideograph, kana or hangul (text written without spaces between words)?
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
@@ -315,6 +317,12 @@ const CLAUSE_SUBJECTS: &[&str] = &[
     "i", "we", "they", "he", "she", "it", "you", "my", "our", "it's", "i'm", "we're", "they're", "that",
     "this", "there", "i've", "we've", "i'd", "i'll",
 ];
+/// Subjects that start a new clause after "and" without a comma (never a list item or a
+/// compound subject like "my husband and I": "I" is left out).
+const BARE_AND_SUBJECTS: &[&str] = &[
+    "it", "it's", "we", "we're", "we've", "they", "they're", "he", "she", "that", "that's", "there",
+    "there's",
+];
 /// Conjunctions that open a new clause even without a comma ("so" without one is mostly
 /// an intensifier: "it was so good").
 const CLAUSE_CONJUNCTIONS: &[&str] = &["but", "because", "which", "while"];
@@ -361,6 +369,12 @@ pub fn split_clauses_about<'a>(sentence: &'a str, subject: Option<&str>) -> Vec<
             } else {
                 CLAUSE_OPENERS.contains(&key.as_str())
             }
+        } else if gap_trim.is_empty() && key == "and" {
+            // "… yesterday and it was so powerful": a new subject and its verb after a bare
+            // "and" start a clause of their own.
+            ws.get(i + 1).is_some_and(|n| {
+                BARE_AND_SUBJECTS.contains(&n.text.to_lowercase().replace('’', "'").as_str())
+            })
         } else {
             gap_trim.is_empty() && CLAUSE_CONJUNCTIONS.contains(&key.as_str())
         };
@@ -417,6 +431,38 @@ pub fn is_capitalised(word: &str) -> bool {
         Some(c) if c.is_uppercase() => word != "I" && !word.starts_with("I'") && !word.starts_with("I’"),
         _ => false,
     }
+}
+
+/// Intensifiers and hedges that add nothing a later reader needs ("really", "actually"),
+/// written in lowercase (a capitalised one mid-sentence may open a title: "Just Mercy").
+static INTENSIFIER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:really|actually|definitely|truly|totally|basically|literally|honestly|absolutely|seriously|certainly) +(?:\w)",
+    )
+    .expect("valid regex")
+});
+
+/// The text without intensifiers and hedges: memory is kept to a byte budget, and every
+/// byte they take is a byte a fact could use. Quoted text is left as it was said, and so
+/// is a sentence-initial word (it is capitalised, and may begin a title).
+pub fn drop_intensifiers(text: &str) -> std::borrow::Cow<'_, str> {
+    if !INTENSIFIER_RE.is_match(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for m in INTENSIFIER_RE.find_iter(text) {
+        // The match ends with the first character of the next word, which stays.
+        let next_len = text[..m.end()].chars().next_back().map_or(0, char::len_utf8);
+        let quoted = text[..m.start()].matches(['"', '“', '”']).count() % 2 == 1;
+        if quoted {
+            continue;
+        }
+        out.push_str(&text[last..m.start()]);
+        last = m.end() - next_len;
+    }
+    out.push_str(&text[last..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Adverbs that may stand between a subject and its verb ("I really love").
@@ -654,6 +700,21 @@ mod tests {
     }
 
     #[test]
+    fn intensifiers_are_dropped_outside_quotes_and_titles() {
+        assert_eq!(
+            drop_intensifiers("I really love it and it was totally worth it."),
+            "I love it and it was worth it."
+        );
+        assert_eq!(
+            drop_intensifiers("We read \"really good stories\" by Just Mercy."),
+            "We read \"really good stories\" by Just Mercy."
+        );
+        assert_eq!(drop_intensifiers("It was great, really."), "It was great, really.");
+        assert_eq!(drop_intensifiers("Actually, it works."), "Actually, it works.");
+        assert!(matches!(drop_intensifiers("Nothing to drop."), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
     fn clauses_split_at_dashes_conjunctions_and_opening_commas_but_not_lists() {
         let c = split_clauses(
             "Caroline went to a support group yesterday and it was so powerful, but it was long.",
@@ -661,10 +722,14 @@ mod tests {
         assert_eq!(
             c,
             [
-                ("", "Caroline went to a support group yesterday and it was so powerful"),
+                ("", "Caroline went to a support group yesterday"),
+                (" ", "and it was so powerful"),
                 (", ", "but it was long.")
             ]
         );
+        // A compound subject or a list after a bare "and" stays whole.
+        let c = split_clauses("My husband and I went camping with the kids and the dog.");
+        assert_eq!(c, [("", "My husband and I went camping with the kids and the dog.")]);
         let c = split_clauses(
             "This necklace is special - a gift from my grandma, it stands for love, faith and strength.",
         );

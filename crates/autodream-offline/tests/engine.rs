@@ -124,10 +124,7 @@ fn conversation_facts_are_attributed_dated_and_filed_per_person() {
     let caroline = read(memory, "caroline.md");
     let melanie = read(memory, "melanie.md");
     assert!(caroline.starts_with("---\nname: Caroline\ndescription: "), "{caroline}");
-    assert!(
-        caroline
-            .contains("\ntype: user\nupdated: 2023-05-08\n---\n# Caroline\n## 8 May 2023\n- 2023-05-08: ")
-    );
+    assert!(caroline.contains("\ntype: user\nupdated: 2023-05-08\n---\n# Caroline\n- 8 May 2023: "));
     // First person attributed, relative dates resolved against the session's day.
     assert!(caroline.contains("Caroline went to a LGBTQ support group yesterday (2023-05-07)"), "{caroline}");
     assert!(
@@ -177,13 +174,13 @@ fn newer_facts_supersede_older_ones_and_repeats_merge() {
     assert!(!current.contains("barista"), "{caroline}");
     assert!(
         superseded
-            .contains("- 2023-05-08 (superseded 2023-06-09): Caroline works as a barista at Moonbean Cafe."),
+            .contains("- 8 May 2023 (superseded 9 June 2023): Caroline works as a barista at Moonbean Cafe."),
         "{caroline}"
     );
     // The repeated statement is one fact, on the newer date.
     let melanie = read(memory, "melanie.md");
     assert_eq!(melanie.matches("kids love dinosaurs").count(), 1, "{melanie}");
-    assert!(melanie.contains("## 9 June 2023\n- 2023-06-09: Melanie's kids love dinosaurs."), "{melanie}");
+    assert!(melanie.contains("\n- 9 June 2023: Melanie's kids love dinosaurs."), "{melanie}");
     assert!(summary.text.contains("1 superseded"), "{}", summary.text);
 }
 
@@ -381,7 +378,7 @@ fn chinese_statements_are_attributed_and_dated() {
     );
     dream(memory, &[s], "2024-05-08T10:00:00Z");
     let file = read(memory, "小王.md");
-    assert!(file.contains("- 2024-05-08: 小王昨天 (2024-05-07)去了杭州西湖划船。"), "{file}");
+    assert!(file.contains("- 8 May 2024: 小王昨天 (2024-05-07)去了杭州西湖划船。"), "{file}");
     assert!(!memory.join("小李.md").exists());
 }
 
@@ -402,7 +399,7 @@ fn daily_log_notes_are_always_kept() {
     run.summary.unwrap();
     let feedback = read(memory, "feedback.md");
     assert!(
-        feedback.contains("- 2026-03-03: User prefers small pull requests, never more than 400 lines."),
+        feedback.contains("- 3 March 2026: User prefers small pull requests, never more than 400 lines."),
         "{feedback}"
     );
 }
@@ -430,7 +427,7 @@ fn our_own_output_seen_again_is_not_new_knowledge() {
     let summary = dream(memory, &[echo], "2023-07-01T11:00:00Z");
     let after = read(memory, "caroline.md");
     assert_eq!(after.lines().filter(|l| l.starts_with("- ") && l.contains("Biscuit")).count(), 1, "{after}");
-    assert!(!after.contains("2023-07-01"), "{after}");
+    assert!(!after.contains("1 July 2023:"), "{after}");
     assert!(summary.notes.iter().any(|n| n.contains("repeated memory")), "{:?}", summary.notes);
 }
 
