@@ -662,6 +662,24 @@ fn classify_note(s: &str, people: &[String]) -> Result<String, MemoryType> {
     Err(classify_user_sentence(s, false).unwrap_or(MemoryType::Project))
 }
 
+/// The lead-in an automatic image caption puts before what it shows ("a photography of").
+static CAPTION_LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:an? |the )?(?:photography|photograph|photo|picture|image|close up|closeup|screenshot) of ",
+    )
+    .expect("valid regex")
+});
+
+/// What an image caption shows, without the lead-in that says it is an image: the fact is
+/// already labelled "Photo:".
+pub fn caption_subject(caption: &str) -> &str {
+    let c = caption.trim();
+    match CAPTION_LEAD_RE.find(c) {
+        Some(m) if m.end() < c.len() => &c[m.end()..],
+        _ => c,
+    }
+}
+
 /// Turns statements into facts, routing them to topics (created in `topics` as needed).
 /// `people` are the names of everyone the memory knows (speakers and person topics).
 pub fn extract(
@@ -772,7 +790,7 @@ pub fn extract(
         if let Voice::Person(name) = &st.voice {
             for image in &st.images {
                 let topic = topics.person(name);
-                push(&mut out, topic, None, Some(name), &format!("Photo: {image}"), false);
+                push(&mut out, topic, None, Some(name), &format!("Photo: {}", caption_subject(image)), false);
             }
         }
     }
@@ -785,6 +803,17 @@ mod tests {
 
     fn names() -> Vec<String> {
         vec!["Caroline".to_string(), "Melanie".to_string(), "Mel".to_string()]
+    }
+
+    #[test]
+    fn captions_lose_their_image_lead_in() {
+        assert_eq!(
+            caption_subject("a photography of a sign that says trans lives matter"),
+            "a sign that says trans lives matter"
+        );
+        assert_eq!(caption_subject("A close up of a cake"), "a cake");
+        assert_eq!(caption_subject("a group of people in a park"), "a group of people in a park");
+        assert_eq!(caption_subject("a photo of "), "a photo of");
     }
 
     #[test]

@@ -317,6 +317,13 @@ const CLAUSE_SUBJECTS: &[&str] = &[
     "i", "we", "they", "he", "she", "it", "you", "my", "our", "it's", "i'm", "we're", "they're", "that",
     "this", "there", "i've", "we've", "i'd", "i'll",
 ];
+/// "I" in its forms: a clause subject after a bare "and" once the clause before it is
+/// longer than a compound subject ("my husband and I") can be.
+const FIRST_PERSON_SUBJECTS: &[&str] = &["i", "i'm", "i've", "i'll", "i'd"];
+const BARE_AND_I_MIN_WORDS: usize = 4;
+/// Conjunctions that open a subordinate clause when a subject follows them, comma or not.
+const BARE_SUBORDINATORS: &[&str] =
+    &["so", "when", "after", "before", "until", "since", "if", "'cause", "cause"];
 /// Subjects that start a new clause after "and" without a comma (never a list item or a
 /// compound subject like "my husband and I": "I" is left out).
 const BARE_AND_SUBJECTS: &[&str] = &[
@@ -353,6 +360,7 @@ pub fn split_clauses_about<'a>(sentence: &'a str, subject: Option<&str>) -> Vec<
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     // Never cut inside a quotation ("Turn on the light - happiness hides…").
     let quoted = |pos: usize| sentence[..pos].matches(['"', '“', '”']).count() % 2 == 1;
+    let mut last_cut_word = 0;
     for (i, w) in ws.iter().enumerate().skip(1) {
         if quoted(w.start) {
             continue;
@@ -369,16 +377,25 @@ pub fn split_clauses_about<'a>(sentence: &'a str, subject: Option<&str>) -> Vec<
             } else {
                 CLAUSE_OPENERS.contains(&key.as_str())
             }
+        } else if gap_trim.is_empty() && BARE_SUBORDINATORS.contains(&key.as_str()) {
+            // "… felt proud when I saw it": a subordinate clause with its own subject.
+            ws.get(i + 1).is_some_and(|n| is_subject(n.text))
         } else if gap_trim.is_empty() && key == "and" {
             // "… yesterday and it was so powerful": a new subject and its verb after a bare
-            // "and" start a clause of their own.
+            // "and" start a clause of their own. "I" (or the subject's name where "I" was
+            // said) only after a few words: "my husband and I went" is one subject.
             ws.get(i + 1).is_some_and(|n| {
-                BARE_AND_SUBJECTS.contains(&n.text.to_lowercase().replace('’', "'").as_str())
+                let next = n.text.to_lowercase().replace('’', "'");
+                BARE_AND_SUBJECTS.contains(&next.as_str())
+                    || ((FIRST_PERSON_SUBJECTS.contains(&next.as_str())
+                        || subject_key.as_deref() == Some(next.as_str()))
+                        && i - last_cut_word >= BARE_AND_I_MIN_WORDS)
             })
         } else {
             gap_trim.is_empty() && CLAUSE_CONJUNCTIONS.contains(&key.as_str())
         };
         if cut {
+            last_cut_word = i;
             // Closing quotes and brackets stay with the clause they close.
             let closing = gap.len() - gap.trim_start_matches(['"', '”', '’', '\'', ')', ']']).len();
             cuts.push((ws[i - 1].end() + closing, w.start));
@@ -727,6 +744,13 @@ mod tests {
                 (", ", "but it was long.")
             ]
         );
+        let c = split_clauses("I took the kids to the beach and I loved it so much.");
+        assert_eq!(c, [("", "I took the kids to the beach"), (" ", "and I loved it so much.")]);
+        // Read back, the subject's name stands where "I" was said and splits the same.
+        let c = split_clauses_about("Mel took the kids to the beach and Mel loved it so much.", Some("Mel"));
+        assert_eq!(c, [("", "Mel took the kids to the beach"), (" ", "and Mel loved it so much.")]);
+        let c = split_clauses("It felt like home when we got to the lake house.");
+        assert_eq!(c, [("", "It felt like home"), (" ", "when we got to the lake house.")]);
         // A compound subject or a list after a bare "and" stays whole.
         let c = split_clauses("My husband and I went camping with the kids and the dog.");
         assert_eq!(c, [("", "My husband and I went camping with the kids and the dog.")]);
