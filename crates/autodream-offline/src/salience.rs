@@ -23,7 +23,7 @@ const SURPRISE_SPAN: f32 = 6.0;
 const FUNCTION_VALUE: f32 = 0.0;
 const NUMBER_VALUE: f32 = 0.7;
 /// A capitalised word inside a sentence is probably a name or a title.
-const CAPITALISED_VALUE: f32 = 0.6;
+const CAPITALISED_VALUE: f32 = 1.0;
 /// Words worth at least this much are "keys": repeated keys are worth less (see budget).
 pub const KEY_MIN_VALUE: f32 = 0.3;
 /// A resolved or explicit date makes a statement an event with its when: dated events are
