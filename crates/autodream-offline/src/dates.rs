@@ -150,6 +150,119 @@ pub fn annotate(text: &str, anchor: Date) -> String {
     }
 }
 
+/// Words after which a replacement would not read ("since on 2023-05-07"): the mention
+/// keeps its words and gets its date in parentheses.
+const NO_REPLACE_AFTER: &[&str] = &[
+    "since", "from", "until", "till", "til", "by", "for", "of", "in", "on", "at", "before", "after",
+    "through", "during", "over", "within", "to", "than", "the", "a", "an", "about", "around", "like", "as",
+    "until", "between", "and", "or", "every",
+];
+
+impl DatePoint {
+    /// The words that can stand where a relative expression was: `on 2023-05-07`, `the
+    /// week of 2023-05-01`, `the weekend of 2023-05-06`, `in May 2023`, `in 2023`.
+    pub fn in_place(&self) -> String {
+        match self {
+            DatePoint::Day(_) => format!("on {self}"),
+            DatePoint::Week(_) | DatePoint::Weekend(_) => format!("the {self}"),
+            DatePoint::Month { .. } | DatePoint::Year(_) => format!("in {self}"),
+        }
+    }
+}
+
+/// Returns `text` with each relative expression replaced by the absolute date it means,
+/// worded to read in its place: "we shipped it yesterday" → "we shipped it on 2023-05-07",
+/// "last week" → "the week of 2023-05-01", "three years ago" → "in 2020". Memory is read
+/// long after it was written, when "yesterday" means nothing, and the date alone is
+/// shorter. Where a replacement would not read — after a preposition ("since last week"),
+/// before a possessive ("last week's"), in Chinese — the words stay and the date follows
+/// in parentheses, as [`annotate`] writes it. A mention already followed by a date in
+/// parentheses is left as it is, so resolving twice changes nothing.
+pub fn resolve(text: &str, anchor: Date) -> String {
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    scan(&RELATIVE, text, anchor, |start, end, point| {
+        let rest = &text[end..];
+        let after_possessive = rest.strip_prefix("'s").or_else(|| rest.strip_prefix("’s")).unwrap_or(rest);
+        if already_annotated(after_possessive) {
+            return;
+        }
+        let buffer = out.get_or_insert_with(|| String::with_capacity(text.len() + 32));
+        buffer.push_str(&text[copied..start]);
+        copied = end;
+        let phrase = &text[start..end];
+        let before = text[..start].trim_end();
+        let previous_word = before
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        let possessive = rest.starts_with("'s") || rest.starts_with("’s");
+        let replaceable = phrase.is_ascii()
+            && !possessive
+            && !NO_REPLACE_AFTER.contains(&previous_word.as_str())
+            && !previous_word.ends_with("'s")
+            && !previous_word.ends_with("’s");
+        if replaceable {
+            let words = point.in_place();
+            // A sentence that opened with the expression opens with its replacement.
+            let opens_sentence = before.is_empty() || before.ends_with(['.', '!', '?', ':', '"', '“']);
+            if opens_sentence && phrase.starts_with(|c: char| c.is_uppercase()) {
+                buffer.push_str(&capitalise(&words));
+            } else {
+                buffer.push_str(&words);
+            }
+        } else {
+            buffer.push_str(phrase);
+            if possessive {
+                // "last week's (week of 2023-05-01) game", not "last week (…)'s game".
+                let mark = if rest.starts_with("'s") { "'s" } else { "’s" };
+                buffer.push_str(mark);
+                copied += mark.len();
+            }
+            buffer.push_str(" (");
+            buffer.push_str(&point.render());
+            buffer.push(')');
+        }
+    });
+    match out {
+        Some(mut buffer) => {
+            buffer.push_str(&text[copied..]);
+            buffer
+        }
+        None => text.to_string(),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut cs = s.chars();
+    match cs.next() {
+        Some(first) => first.to_uppercase().chain(cs).collect(),
+        None => String::new(),
+    }
+}
+
+/// A resolved date as fact text carries it: in parentheses after the words that said it
+/// (`(2023-05-07)`, `(week of 2023-05-01)`, `(May 2023)`, `(2020)`), or in their place
+/// (`on 2023-05-07`, `the week of 2023-05-01`, `in May 2023`, `in 2020`).
+pub static RESOLVED_DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    let point = r"(?:\d{4}-\d{2}-\d{2}|(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}|\d{4})";
+    Regex::new(&format!(
+        r"\((?<paren>(?:week of |weekend of )?{point})\)|\b(?:[Oo]n|[Ii]n) (?<prep>{point})\b|\b[Tt]he (?<period>(?:week|weekend) of \d{{4}}-\d{{2}}-\d{{2}})\b"
+    ))
+    .expect("valid regex")
+});
+
+/// The resolved dates a fact text carries, as [`DatePoint`] renders them (`2023-05-07`,
+/// `week of 2023-05-01`), however they are written.
+pub fn resolved_dates(text: &str) -> std::collections::BTreeSet<String> {
+    RESOLVED_DATE_RE
+        .captures_iter(text)
+        .filter_map(|c| c.name("paren").or_else(|| c.name("prep")).or_else(|| c.name("period")))
+        .map(|m| m.as_str().to_string())
+        .collect()
+}
+
 /// Is `rest` (the text right after a mention) a parenthesis holding a date?
 fn already_annotated(rest: &str) -> bool {
     let rest = rest.trim_start_matches([' ', '\t']);
@@ -860,6 +973,44 @@ static ABSOLUTE: LazyLock<RuleSet> = LazyLock::new(|| RuleSet::compile(absolute_
 mod tests {
     use super::*;
     use jiff::civil::date;
+
+    #[test]
+    fn resolved_in_place_where_the_date_reads_in_parentheses_where_it_would_not() {
+        let anchor = date(2023, 5, 8);
+        let cases = [
+            ("I went to a support group yesterday.", "I went to a support group on 2023-05-07."),
+            ("Last Friday, we went out.", "On 2023-05-05, we went out."),
+            ("Tomorrow I fly.", "On 2023-05-09 I fly."),
+            (
+                "We moved three years ago and adopted a dog last week.",
+                "We moved in 2020 and adopted a dog the week of 2023-05-01.",
+            ),
+            ("The show is next month!", "The show is in June 2023!"),
+            ("We went camping last weekend.", "We went camping the weekend of 2023-05-06."),
+            // After a preposition, before a possessive, in Chinese: the date in parentheses.
+            ("Busy since last week.", "Busy since last week (week of 2023-05-01)."),
+            ("Can't wait for tomorrow!", "Can't wait for tomorrow (2023-05-09)!"),
+            ("Last week's game was fun.", "Last week's (week of 2023-05-01) game was fun."),
+            ("我昨天去了杭州。", "我昨天 (2023-05-07)去了杭州。"),
+            // Resolving twice changes nothing.
+            ("We met yesterday (2023-05-07).", "We met yesterday (2023-05-07)."),
+            ("We met on 2023-05-07.", "We met on 2023-05-07."),
+        ];
+        for (text, want) in cases {
+            assert_eq!(resolve(text, anchor), want, "{text}");
+            assert_eq!(resolve(want, anchor), want, "twice: {text}");
+        }
+    }
+
+    #[test]
+    fn resolved_dates_are_found_however_they_are_written() {
+        let found = resolved_dates(
+            "We met on 2023-05-07, moved in 2020, hiked the week of 2023-05-01 and (May 2023).",
+        );
+        let want: Vec<&str> = vec!["2020", "2023-05-07", "May 2023", "week of 2023-05-01"];
+        assert_eq!(found.iter().map(String::as_str).collect::<Vec<_>>(), want);
+        assert!(resolved_dates("The 2020 Olympics were on TV.").is_empty());
+    }
 
     #[test]
     fn chinese_numerals() {

@@ -35,6 +35,7 @@ static ANNOTATION_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// The shingle set of a text (hashes).
 pub fn shingles(text: &str) -> BTreeSet<u64> {
     let stripped = ANNOTATION_RE.replace_all(text, "");
+    let stripped = crate::dates::RESOLVED_DATE_RE.replace_all(&stripped, "");
     let toks: Vec<String> = compare_tokens(&stripped);
     let mut out = BTreeSet::new();
     for t in &toks {
@@ -57,13 +58,8 @@ fn jaccard(a: &BTreeSet<u64>, b: &BTreeSet<u64>) -> f64 {
 /// The resolved dates a text carries (its annotations): two mentions of "went camping"
 /// on different dates are two events, not one fact said twice.
 fn annotated_dates(text: &str) -> BTreeSet<String> {
-    DATE_IN_TEXT_RE.find_iter(text).map(|m| m.as_str().to_string()).collect()
+    crate::dates::resolved_dates(text)
 }
-
-static DATE_IN_TEXT_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\((?:week of |weekend of )?(?:\d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\)")
-        .expect("valid regex")
-});
 
 /// Are two facts (shingle sets and dates) the same fact?
 fn same_fact(a: &BTreeSet<u64>, b: &BTreeSet<u64>, da: &BTreeSet<String>, db: &BTreeSet<String>) -> bool {

@@ -721,7 +721,7 @@ pub fn extract(
                     Some(name) => attribute(&plain, name),
                     None => plain.into_owned(),
                 };
-                let text = dates::annotate(&attributed, st.date);
+                let text = dates::resolve(&attributed, st.date);
                 let text = if ci == 0 { capitalise_first(&text) } else { text };
                 let scored = scorer.score_about(&text, subject);
                 // CJK has no spaces: two characters count as a word.

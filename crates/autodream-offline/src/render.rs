@@ -19,9 +19,9 @@ use crate::text::{Commonness, commonness_of_key, is_capitalised, word_key, words
 
 /// Index hooks stay under this many characters (the agent warns at 150): the index is
 /// loaded at every start, so it stays short; the topic file holds the detail.
-pub const HOOK_MAX_CHARS: usize = 110;
+pub const HOOK_MAX_CHARS: usize = 90;
 /// Front matter descriptions stay under this many characters.
-pub const DESCRIPTION_MAX_CHARS: usize = 160;
+pub const DESCRIPTION_MAX_CHARS: usize = 130;
 /// Index lines stay under this many characters.
 pub const INDEX_LINE_MAX_CHARS: usize = 200;
 
@@ -274,7 +274,7 @@ pub fn describe(info: &TopicInfo, facts: &[&Fact], people: &[String]) -> (String
         _ => String::new(),
     };
     let lead = match (&info.person, info.kind) {
-        (Some(p), _) => format!("What {p} said about their life, people, plans and likes{span}"),
+        (Some(p), _) => format!("{p}'s life, people, plans and likes{span}"),
         (None, MemoryType::Feedback) => {
             format!("How the user wants the work done: corrections and preferences{span}")
         }

@@ -123,8 +123,9 @@ impl Scorer {
 
     /// Scores a fact of a topic whose subject (the person, or "the user") is `subject`.
     pub fn score_about(&self, text: &str, subject: Option<&str>) -> Scored {
-        let has_date = DATE_RE.is_match(text);
+        let has_date = DATE_RE.is_match(text) || crate::dates::RESOLVED_DATE_RE.is_match(text);
         let stripped = ANNOTATION_RE.replace_all(text, "");
+        let stripped = crate::dates::RESOLVED_DATE_RE.replace_all(&stripped, "");
         let mut base = 0.0f32;
         let mut keys: Vec<(u64, f32)> = Vec::new();
         let ws = words(&stripped);

@@ -454,7 +454,7 @@ pub fn is_capitalised(word: &str) -> bool {
 /// written in lowercase (a capitalised one mid-sentence may open a title: "Just Mercy").
 static INTENSIFIER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:really|actually|definitely|truly|totally|basically|literally|honestly|absolutely|seriously|certainly) +(?:\w)",
+        r"\b(?:really|just|very|actually|definitely|truly|totally|basically|literally|honestly|absolutely|seriously|certainly) +(?:\w)",
     )
     .expect("valid regex")
 });
