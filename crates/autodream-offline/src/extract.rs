@@ -82,6 +82,15 @@ static EXPLANATION_RE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Verbs whose past tense is written like their present ("I read", "I put").
+const SAME_IN_PAST: &[&str] =
+    &["read", "put", "cut", "hit", "set", "let", "quit", "spread", "cast", "cost", "hurt", "shut", "bet", "split"];
+/// A sentence about the past: "yesterday", "last week", "two days ago", "in 2019".
+static PAST_MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|earlier|once|when I was|back then|(?:in|back in) (?:19|20)\d\d)\b")
+        .expect("valid regex")
+});
+
 /// Removes leading filler and vocatives, and a trailing vocative.
 pub fn strip_filler<'a>(sentence: &'a str, names: &[String]) -> &'a str {
     let mut s = sentence.trim();
@@ -478,7 +487,12 @@ pub fn attribute(sentence: &str, name: &str) -> String {
                     j += 1;
                 }
                 let adjacent = j < ws.len() && sentence[ws[j - 1].end()..ws[j].start].trim().is_empty();
-                let verb_fix = if adjacent {
+                // "I read it last year": a verb whose past is its present stays past when
+                // the sentence says it is past.
+                let past_as_written = j < ws.len()
+                    && SAME_IN_PAST.contains(&ws[j].text.to_lowercase().as_str())
+                    && PAST_MARKER_RE.is_match(sentence);
+                let verb_fix = if adjacent && !past_as_written {
                     if first {
                         agree_third_person(ws[j].text)
                     } else {
@@ -858,6 +872,8 @@ mod tests {
             "Caroline's friends gave them courage."
         );
         assert_eq!(attribute("I watch movies.", "Jo"), "Jo watches movies.");
+        assert_eq!(attribute("I read it last year.", "Jo"), "Jo read it last year.");
+        assert_eq!(attribute("I read every night.", "Jo"), "Jo reads every night.");
         assert_eq!(attribute("I can try.", "Jo"), "Jo can try.");
         assert_eq!(
             attribute("I maintain the billing service.", "the user"),

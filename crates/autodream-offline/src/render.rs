@@ -31,18 +31,12 @@ pub fn long_date(d: Date) -> String {
 }
 
 /// Layout choices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Layout {
     /// A `## 8 May 2023` heading before the facts learned on each day, for a file read as a
     /// diary. Off by default: every line already opens with its day, and a heading would
     /// spend the memory's byte budget saying it twice.
     pub date_headings: bool,
-}
-
-impl Default for Layout {
-    fn default() -> Self {
-        Layout { date_headings: false }
-    }
 }
 
 impl Layout {
