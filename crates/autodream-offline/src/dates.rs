@@ -571,6 +571,15 @@ fn periods_away(qualifier: Qualifier) -> i64 {
     }
 }
 
+/// Does the clause before the match deny something ("haven't talked in a few days")?
+fn negated_before(hit: &Hit<'_>) -> bool {
+    static NEGATION_RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)\b(?:not|never|no)\b|n[’']t\b").expect("valid regex"));
+    let before = &hit.text[..hit.start];
+    let clause_start = before.rfind(['.', '!', '?', ',', ';']).map_or(0, |i| i + 1);
+    NEGATION_RE.is_match(&before[clause_start..])
+}
+
 fn english_rules() -> Vec<Rule> {
     let ago = format!(r"{ENGLISH_COUNT}\s+(day|week|weekend|fortnight|month|year)s?\s+ago");
     let ahead = format!(r"in\s+{ENGLISH_COUNT}\s+(day|week|fortnight|month|year)s?");
@@ -611,6 +620,10 @@ fn english_rules() -> Vec<Rule> {
             Some(hit.whole(english_shift(anchor, hit.group(2)?, count.checked_neg()?)?))
         }),
         english(&ahead, |hit, anchor| {
+            // "Haven't talked in a few days" is how long, not when.
+            if negated_before(hit) {
+                return None;
+            }
             let count = english_count(hit.group(1)?)?;
             Some(hit.whole(english_shift(anchor, hit.group(2)?, count)?))
         }),

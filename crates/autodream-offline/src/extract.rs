@@ -83,8 +83,10 @@ static EXPLANATION_RE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Verbs whose past tense is written like their present ("I read", "I put").
-const SAME_IN_PAST: &[&str] =
-    &["read", "put", "cut", "hit", "set", "let", "quit", "spread", "cast", "cost", "hurt", "shut", "bet", "split"];
+const SAME_IN_PAST: &[&str] = &[
+    "read", "put", "cut", "hit", "set", "let", "quit", "spread", "cast", "cost", "hurt", "shut", "bet",
+    "split",
+];
 /// A sentence about the past: "yesterday", "last week", "two days ago", "in 2019".
 static PAST_MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|earlier|once|when I was|back then|(?:in|back in) (?:19|20)\d\d)\b")

@@ -263,6 +263,10 @@ fn vague_and_look_alike_phrases_are_not_resolved() {
         "2023年前的数据",
         "每个周末都跑",
         "最近很忙",
+        // How long, not when.
+        "haven't talked in a few days",
+        "I have not run in two weeks",
+        "never been there in 3 years",
     ]);
 }
 
