@@ -46,6 +46,91 @@ pub enum DatePoint {
     Month { year: i16, month: i8 },
     /// A calendar year.
     Year(i16),
+    /// A season of the northern meteorological calendar, by the year it starts in: spring
+    /// is March to May, summer June to August, autumn September to November, winter
+    /// December to February.
+    Season { year: i16, season: Season },
+}
+
+/// The four seasons, in calendar order from March.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Season {
+    Spring,
+    Summer,
+    Autumn,
+    Winter,
+}
+
+impl Season {
+    fn from_word(word: &str) -> Option<Season> {
+        Some(match word.to_ascii_lowercase().as_str() {
+            "spring" => Season::Spring,
+            "summer" => Season::Summer,
+            "autumn" | "fall" => Season::Autumn,
+            "winter" => Season::Winter,
+            _ => return None,
+        })
+    }
+
+    /// The month the season starts in.
+    fn first_month(self) -> i8 {
+        match self {
+            Season::Spring => 3,
+            Season::Summer => 6,
+            Season::Autumn => 9,
+            Season::Winter => 12,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Season::Spring => "spring",
+            Season::Summer => "summer",
+            Season::Autumn => "autumn",
+            Season::Winter => "winter",
+        }
+    }
+}
+
+/// The season a day falls in, with the year it started in (January is last year's winter).
+fn season_of(d: Date) -> (i16, Season) {
+    match d.month() {
+        3..=5 => (d.year(), Season::Spring),
+        6..=8 => (d.year(), Season::Summer),
+        9..=11 => (d.year(), Season::Autumn),
+        12 => (d.year(), Season::Winter),
+        _ => (d.year() - 1, Season::Winter),
+    }
+}
+
+/// "last summer", "this winter", "next spring" seen from `anchor`: "last" is the most
+/// recent one already over, "next" the first one not yet begun, "this" the current one or,
+/// out of season, the one of the current year.
+fn season(anchor: Date, season: Season, qualifier: Qualifier) -> Option<DatePoint> {
+    let (now_year, now_season) = season_of(anchor);
+    let starts = |year: i16| Date::new(year, season.first_month(), 1).ok();
+    let year = match qualifier {
+        Qualifier::This | Qualifier::Coming if now_season == season => now_year,
+        Qualifier::This => {
+            // Out of season: the one of the year the anchor is in (winter: the coming one).
+            if season == Season::Winter && anchor.month() <= 2 { anchor.year() - 1 } else { anchor.year() }
+        }
+        Qualifier::Last => {
+            if now_season == season || starts(anchor.year())? > anchor {
+                now_year.checked_sub(1)?
+            } else {
+                anchor.year()
+            }
+        }
+        Qualifier::Next | Qualifier::Coming => {
+            if starts(anchor.year())? > anchor {
+                anchor.year()
+            } else {
+                anchor.year().checked_add(1)?
+            }
+        }
+    };
+    Some(DatePoint::Season { year, season })
 }
 
 /// English month names, January first (shared by the renderers and the evaluation).
@@ -77,6 +162,7 @@ impl DatePoint {
             DatePoint::Day(d) | DatePoint::Week(d) | DatePoint::Weekend(d) => Some(d),
             DatePoint::Month { year, month } => Date::new(year, month, 1).ok(),
             DatePoint::Year(year) => Date::new(year, 1, 1).ok(),
+            DatePoint::Season { year, season } => Date::new(year, season.first_month(), 1).ok(),
         }
     }
 }
@@ -92,6 +178,7 @@ impl fmt::Display for DatePoint {
                 None => write!(f, "{year}-{month:02}"),
             },
             DatePoint::Year(year) => write!(f, "{year}"),
+            DatePoint::Season { year, season } => write!(f, "{} {year}", season.name()),
         }
     }
 }
@@ -158,6 +245,12 @@ const NO_REPLACE_AFTER: &[&str] = &[
     "until", "between", "and", "or", "every",
 ];
 
+/// Verbs after which the expression before them is their subject.
+const SUBJECT_VERBS: &[&str] = &[
+    "was", "is", "were", "are", "has", "had", "have", "will", "would", "seemed", "felt", "feels", "went",
+    "flew",
+];
+
 impl DatePoint {
     /// The words that can stand where a relative expression was: `on 2023-05-07`, `the
     /// week of 2023-05-01`, `the weekend of 2023-05-06`, `in May 2023`, `in 2023`.
@@ -166,6 +259,7 @@ impl DatePoint {
             DatePoint::Day(_) => format!("on {self}"),
             DatePoint::Week(_) | DatePoint::Weekend(_) => format!("the {self}"),
             DatePoint::Month { .. } | DatePoint::Year(_) => format!("in {self}"),
+            DatePoint::Season { .. } => format!("in {self}"),
         }
     }
 }
@@ -198,8 +292,12 @@ pub fn resolve(text: &str, anchor: Date) -> String {
             .unwrap_or("")
             .to_lowercase();
         let possessive = rest.starts_with("'s") || rest.starts_with("’s");
+        // "Yesterday was fun": the expression is the subject, and a date cannot be.
+        let next_word = rest.trim_start().split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+        let subject = SUBJECT_VERBS.contains(&next_word.to_lowercase().as_str());
         let replaceable = phrase.is_ascii()
             && !possessive
+            && !subject
             && !NO_REPLACE_AFTER.contains(&previous_word.as_str())
             && !previous_word.ends_with("'s")
             && !previous_word.ends_with("’s");
@@ -247,8 +345,9 @@ fn capitalise(s: &str) -> String {
 /// (`on 2023-05-07`, `the week of 2023-05-01`, `in May 2023`, `in 2020`).
 pub static RESOLVED_DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
     let point = r"(?:\d{4}-\d{2}-\d{2}|(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}|\d{4})";
+    let season = r"(?:spring|summer|autumn|winter)";
     Regex::new(&format!(
-        r"\((?<paren>(?:week of |weekend of )?{point})\)|\b(?:[Oo]n|[Ii]n) (?<prep>{point})\b|\b[Tt]he (?<period>(?:week|weekend) of \d{{4}}-\d{{2}}-\d{{2}})\b"
+        r"\((?<paren>(?:week of |weekend of |{season} )?{point})\)|\b(?:[Oo]n|[Ii]n) (?<prep>(?:{season} )?{point})\b|\b[Tt]he (?<period>(?:week|weekend) of \d{{4}}-\d{{2}}-\d{{2}})\b"
     ))
     .expect("valid regex")
 });
@@ -606,6 +705,15 @@ fn english_rules() -> Vec<Rule> {
                     Qualifier::Coming | Qualifier::Next => following_weekday(anchor, weekday)?,
                 };
                 Some(hit.whole(point))
+            },
+        ),
+        english(
+            r"(last|this\s+past|past|this\s+coming|this|next|coming)\s+(spring|summer|autumn|fall|winter)",
+            |hit, anchor| {
+                let words = hit.group(1)?.to_ascii_lowercase();
+                let qualifier =
+                    if words.ends_with("past") { Qualifier::Last } else { english_qualifier(&words)? };
+                Some(hit.whole(season(anchor, Season::from_word(hit.group(2)?)?, qualifier)?))
             },
         ),
         english(r"(?:(?:earlier|later)\s+)?this\s+(week|month|year)", |hit, anchor| {
@@ -1000,6 +1108,9 @@ mod tests {
             ),
             ("The show is next month!", "The show is in June 2023!"),
             ("We went camping last weekend.", "We went camping the weekend of 2023-05-06."),
+            ("We hiked a lot last summer.", "We hiked a lot in summer 2022."),
+            ("This past winter was cold.", "This past winter (winter 2022) was cold."),
+            ("Yesterday was fun.", "Yesterday (2023-05-07) was fun."),
             // After a preposition, before a possessive, in Chinese: the date in parentheses.
             ("Busy since last week.", "Busy since last week (week of 2023-05-01)."),
             ("Can't wait for tomorrow!", "Can't wait for tomorrow (2023-05-09)!"),
@@ -1016,11 +1127,30 @@ mod tests {
     }
 
     #[test]
+    fn seasons_are_placed_by_the_anchor() {
+        let summer = |y| DatePoint::Season { year: y, season: Season::Summer };
+        let winter = |y| DatePoint::Season { year: y, season: Season::Winter };
+        // In August, "last summer" is last year's; in October it is this year's.
+        assert_eq!(season(date(2023, 8, 11), Season::Summer, Qualifier::Last), Some(summer(2022)));
+        assert_eq!(season(date(2023, 10, 2), Season::Summer, Qualifier::Last), Some(summer(2023)));
+        assert_eq!(season(date(2023, 3, 2), Season::Summer, Qualifier::Last), Some(summer(2022)));
+        assert_eq!(season(date(2023, 8, 11), Season::Summer, Qualifier::This), Some(summer(2023)));
+        assert_eq!(season(date(2023, 8, 11), Season::Summer, Qualifier::Next), Some(summer(2024)));
+        assert_eq!(season(date(2023, 4, 1), Season::Summer, Qualifier::Next), Some(summer(2023)));
+        // January belongs to the winter that began in December.
+        assert_eq!(season(date(2024, 1, 15), Season::Winter, Qualifier::This), Some(winter(2023)));
+        assert_eq!(season(date(2024, 1, 15), Season::Winter, Qualifier::Last), Some(winter(2022)));
+        assert_eq!(season(date(2023, 5, 1), Season::Winter, Qualifier::Last), Some(winter(2022)));
+        assert_eq!(summer(2022).to_string(), "summer 2022");
+        assert_eq!(summer(2022).first_day(), Some(date(2022, 6, 1)));
+    }
+
+    #[test]
     fn resolved_dates_are_found_however_they_are_written() {
         let found = resolved_dates(
-            "We met on 2023-05-07, moved in 2020, hiked the week of 2023-05-01 and (May 2023).",
+            "We met on 2023-05-07, moved in 2020, hiked the week of 2023-05-01 and (May 2023), swam in summer 2022.",
         );
-        let want: Vec<&str> = vec!["2020", "2023-05-07", "May 2023", "week of 2023-05-01"];
+        let want: Vec<&str> = vec!["2020", "2023-05-07", "May 2023", "summer 2022", "week of 2023-05-01"];
         assert_eq!(found.iter().map(String::as_str).collect::<Vec<_>>(), want);
         assert!(resolved_dates("The 2020 Olympics were on TV.").is_empty());
     }
