@@ -25,6 +25,12 @@
 //!   Saturday or Sunday; "last weekend" is the one before that, "next weekend" the one after.
 //! - "last week" / "N weeks ago" are the week (rendered by its Monday) N weeks before the
 //!   anchor's week; months and years shift the calendar month or year.
+//! - Seasons are meteorological (summer is June to August, winter December to February):
+//!   "last summer" is the most recent one already over, "next" the first not yet begun.
+//!
+//! In memory, [`resolve`] writes the date in place of the words where it reads ("on
+//! 2023-05-07", "the week of 2023-05-01", "in summer 2022"), and after them in parentheses
+//! where it would not; [`annotate`] always writes the parenthesis.
 
 use std::fmt;
 use std::sync::LazyLock;
