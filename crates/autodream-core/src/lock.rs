@@ -266,7 +266,7 @@ impl ConsolidationLock {
     }
 
     /// Removes the temporary files of lock updates whose process died mid-way (a crash
-    /// inside [`Self::replace`]). Returns how many were removed.
+    /// inside `Self::replace`). Returns how many were removed.
     pub fn remove_stale_temp_files(&self) -> Result<usize, LockError> {
         let dir = self.path.parent().unwrap_or(Path::new(".")).to_path_buf();
         self.serialise(|| {

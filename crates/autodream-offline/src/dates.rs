@@ -17,8 +17,8 @@
 //! writing a precise-looking date that is wrong.
 //!
 //! Conventions (weeks start on Monday):
-//! - "last <weekday>" is the most recent such day strictly before the anchor, "next" /
-//!   "coming <weekday>" the first one strictly after it, "this <weekday>" the one in the
+//! - `last <weekday>` is the most recent such day strictly before the anchor, "next" /
+//!   `coming <weekday>` the first one strictly after it, `this <weekday>` the one in the
 //!   anchor's week; Chinese 上周四 / 下周一 / 这周五 name the day in the previous / next /
 //!   current week.
 //! - "this weekend" is the coming Saturday, or the current one when the anchor falls on a
