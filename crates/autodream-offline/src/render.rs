@@ -279,7 +279,11 @@ pub fn describe(info: &TopicInfo, facts: &[&Fact], people: &[String]) -> (String
         (None, MemoryType::Reference) => format!("Where things live outside the code{span}"),
     };
     let description = with_keywords(&lead, &kws, DESCRIPTION_MAX_CHARS);
-    let hook = with_keywords(&format!("{} facts", current.len()), &kws, HOOK_MAX_CHARS);
+    let count = match current.len() {
+        1 => "1 fact".to_string(),
+        n => format!("{n} facts"),
+    };
+    let hook = with_keywords(&count, &kws, HOOK_MAX_CHARS);
     (description, hook)
 }
 
@@ -437,6 +441,8 @@ mod tests {
         let b = fact("Caroline read \"Becoming Nicole\" by Amy Ellis Nutt.", "2023-06-08", 2, 0);
         let (desc, hook) = describe(&info(), &[&a, &b], &["Caroline".to_string()]);
         assert!(hook.starts_with("2 facts: "), "{hook}");
+        let (_, one) = describe(&info(), &[&a], &["Caroline".to_string()]);
+        assert!(one.starts_with("1 fact: "), "{one}");
         assert!(hook.contains("Sweden") && hook.contains("Nicole"), "{hook}");
         assert!(!hook.contains("Caroline"), "{hook}");
         assert!(desc.contains("2023-05-08 to 2023-06-08"), "{desc}");
