@@ -70,11 +70,11 @@ fn assert_close(what: &str, ours: Option<f64>, theirs: &Value) {
 
 fn compare(report: &EvalReport, reference: &Value) {
     let pooled = &reference["pooled"];
-    assert_close("pooled M1 specific", report.pooled.m1_specific, &pooled["m1_specific"]);
-    assert_close("pooled M1b scorable", report.pooled.m1_scorable, &pooled["m1_scorable"]);
-    assert_close("pooled M3 temporal", report.pooled.m3_temporal, &pooled["m3_temporal"]);
-    assert_eq!(report.pooled.bytes as u64, pooled["bytes"].as_u64().unwrap());
-    assert_eq!(report.pooled.raw_bytes as u64, pooled["raw_bytes"].as_u64().unwrap());
+    assert_close("pooled M1 specific", report.pooled.summary.m1_specific, &pooled["m1_specific"]);
+    assert_close("pooled M1b scorable", report.pooled.summary.m1_scorable, &pooled["m1_scorable"]);
+    assert_close("pooled M3 temporal", report.pooled.summary.m3_temporal, &pooled["m3_temporal"]);
+    assert_eq!(report.pooled.summary.bytes as u64, pooled["bytes"].as_u64().unwrap());
+    assert_eq!(report.pooled.summary.raw_bytes as u64, pooled["raw_bytes"].as_u64().unwrap());
     assert_eq!(Some(report.pooled.index_pass as u64), pooled["index_pass"].as_u64());
     assert_eq!(Some(report.pooled.dangling_lines as u64), pooled["dangling_lines"].as_u64());
     assert_eq!(Some(report.pooled.orphans as u64), pooled["orphans"].as_u64());
@@ -82,11 +82,15 @@ fn compare(report: &EvalReport, reference: &Value) {
     assert_eq!(theirs.len(), report.per_sample.len());
     for (ours, theirs) in report.per_sample.iter().zip(theirs) {
         assert_eq!(ours.sample_id, theirs["sample_id"].as_str().unwrap());
-        assert_close("M1 specific", ours.m1_specific, &theirs["m1_specific"]);
-        assert_close("M1b scorable", ours.m1_scorable, &theirs["m1_scorable"]);
-        assert_close("M3 temporal", ours.m3_temporal, &theirs["m3_temporal"]);
+        assert_close("M1 specific", ours.summary.m1_specific, &theirs["m1_specific"]);
+        assert_close("M1b scorable", ours.summary.m1_scorable, &theirs["m1_scorable"]);
+        assert_close("M3 temporal", ours.summary.m3_temporal, &theirs["m3_temporal"]);
         for cat in ["1", "2", "3", "4"] {
-            assert_close("M1 by category", ours.m1_specific_by_cat[cat], &theirs["m1_specific_by_cat"][cat]);
+            assert_close(
+                "M1 by category",
+                ours.summary.m1_specific_by_cat[cat],
+                &theirs["m1_specific_by_cat"][cat],
+            );
         }
         assert_eq!(ours.index_ok, theirs["index_ok"].as_bool().unwrap());
         assert_eq!(
@@ -148,9 +152,10 @@ fn full_dev_half_one_shot_and_incremental() {
     for r in [&one_shot, &incremental] {
         assert!(r.pooled.index_ok, "{}", r.render_table());
         assert_eq!(r.pooled.dangling_lines, 0);
-        assert!(r.pooled.ratio <= 0.20, "{}", r.render_table());
+        assert!(r.pooled.summary.ratio <= 0.20, "{}", r.render_table());
     }
-    let (a, b) = (one_shot.pooled.m1_specific.unwrap(), incremental.pooled.m1_specific.unwrap());
+    let (a, b) =
+        (one_shot.pooled.summary.m1_specific.unwrap(), incremental.pooled.summary.m1_specific.unwrap());
     assert!(b >= 0.95 * a, "incremental {b} vs one-shot {a}");
     println!("{}{}", one_shot.render_table(), incremental.render_table());
 }

@@ -519,10 +519,10 @@ fn total(c: &Counts) -> [u32; 2] {
     c.iter().filter(|(k, _)| k.as_str() != "all").fold([0, 0], |acc, (_, v)| [acc[0] + v[0], acc[1] + v[1]])
 }
 
-/// Scores of one memory directory.
+/// What a conversation's scores and the pool's have in common: memory size and the recalls,
+/// all derived from the byte counts and a [`CountSet`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SampleScore {
-    pub sample_id: String,
+pub struct ScoreSummary {
     pub bytes: usize,
     pub raw_bytes: usize,
     pub ratio: f64,
@@ -532,6 +532,34 @@ pub struct SampleScore {
     pub m1_specific_by_cat: BTreeMap<String, Option<f64>>,
     pub m1_scorable_by_cat: BTreeMap<String, Option<f64>>,
     pub m3_by_kind: BTreeMap<String, Option<f64>>,
+}
+
+impl ScoreSummary {
+    /// The summary of `bytes` of memory for `raw_bytes` of transcript with hit `counts`
+    /// (totals under `"all"`, as `finish_counts` leaves them).
+    fn new(bytes: usize, raw_bytes: usize, counts: &CountSet) -> ScoreSummary {
+        ScoreSummary {
+            bytes,
+            raw_bytes,
+            ratio: ratio(bytes, raw_bytes),
+            m1_specific: pct(counts.m1_specific["all"]),
+            m1_scorable: pct(counts.m1_scorable["all"]),
+            m3_temporal: pct(counts.m3_temporal["all"]),
+            m1_specific_by_cat: by(&counts.m1_specific, &cat_keys()),
+            m1_scorable_by_cat: by(&counts.m1_scorable, &cat_keys()),
+            m3_by_kind: by(&counts.m3_temporal, &kind_keys()),
+        }
+    }
+}
+
+/// Scores of one memory directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleScore {
+    pub sample_id: String,
+    // Flattened, so the JSON keeps the reference scorer's flat layout. `counts` stays out of
+    // the summary because it is the last key of both objects: inside, it would move up.
+    #[serde(flatten)]
+    pub summary: ScoreSummary,
     pub index_ok: bool,
     pub files: usize,
     pub index: IndexCheck,
@@ -542,15 +570,8 @@ pub struct SampleScore {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PooledScore {
     pub samples: usize,
-    pub bytes: usize,
-    pub raw_bytes: usize,
-    pub ratio: f64,
-    pub m1_specific: Option<f64>,
-    pub m1_scorable: Option<f64>,
-    pub m3_temporal: Option<f64>,
-    pub m1_specific_by_cat: BTreeMap<String, Option<f64>>,
-    pub m1_scorable_by_cat: BTreeMap<String, Option<f64>>,
-    pub m3_by_kind: BTreeMap<String, Option<f64>>,
+    #[serde(flatten)]
+    pub summary: ScoreSummary,
     pub index_pass: usize,
     pub index_ok: bool,
     pub dangling_lines: usize,
@@ -606,15 +627,7 @@ pub fn score(conv: &Conversation<'_>, mem: &Memory) -> SampleScore {
     let counts = finish_counts(m1, m1b, m3);
     SampleScore {
         sample_id: conv.sample.sample_id.clone(),
-        bytes: mem.bytes,
-        raw_bytes: conv.raw_bytes,
-        ratio: ratio(mem.bytes, conv.raw_bytes),
-        m1_specific: pct(counts.m1_specific["all"]),
-        m1_scorable: pct(counts.m1_scorable["all"]),
-        m3_temporal: pct(counts.m3_temporal["all"]),
-        m1_specific_by_cat: by(&counts.m1_specific, &cat_keys()),
-        m1_scorable_by_cat: by(&counts.m1_scorable, &cat_keys()),
-        m3_by_kind: by(&counts.m3_temporal, &kind_keys()),
+        summary: ScoreSummary::new(mem.bytes, conv.raw_bytes, &counts),
         index_ok: mem.index.ok,
         files: mem.files.len(),
         index: mem.index.clone(),
@@ -644,20 +657,12 @@ pub fn pool(per_sample: &[SampleScore]) -> PooledScore {
         sum(&|c| &c.m1_scorable, &cat_keys()),
         sum(&|c| &c.m3_temporal, &kind_keys()),
     );
-    let bytes = per_sample.iter().map(|p| p.bytes).sum();
-    let raw_bytes = per_sample.iter().map(|p| p.raw_bytes).sum();
+    let bytes = per_sample.iter().map(|p| p.summary.bytes).sum();
+    let raw_bytes = per_sample.iter().map(|p| p.summary.raw_bytes).sum();
     let index_pass = per_sample.iter().filter(|p| p.index_ok).count();
     PooledScore {
         samples: per_sample.len(),
-        bytes,
-        raw_bytes,
-        ratio: ratio(bytes, raw_bytes),
-        m1_specific: pct(counts.m1_specific["all"]),
-        m1_scorable: pct(counts.m1_scorable["all"]),
-        m3_temporal: pct(counts.m3_temporal["all"]),
-        m1_specific_by_cat: by(&counts.m1_specific, &cat_keys()),
-        m1_scorable_by_cat: by(&counts.m1_scorable, &cat_keys()),
-        m3_by_kind: by(&counts.m3_temporal, &kind_keys()),
+        summary: ScoreSummary::new(bytes, raw_bytes, &counts),
         index_pass,
         index_ok: index_pass == per_sample.len() && !per_sample.is_empty(),
         dangling_lines: per_sample.iter().map(|p| p.index.dangling_lines).sum(),
@@ -706,6 +711,25 @@ mod tests {
         assert!(!date_ok("relative", target, &[(Some(2023), Some(6), Some(10))]));
         assert!(date_ok("abs-month", (Some(2023), Some(6), None), &[(Some(2023), Some(6), Some(30))]));
         assert!(!date_ok("abs-day", (Some(2023), Some(6), Some(1)), &[(Some(2023), Some(6), None)]));
+    }
+
+    #[test]
+    fn the_summary_serialises_flat_in_the_reference_order() {
+        let counts = finish_counts(Counts::new(), Counts::new(), Counts::new());
+        let sample = SampleScore {
+            sample_id: "c".into(),
+            summary: ScoreSummary::new(10, 100, &counts),
+            index_ok: true,
+            files: 1,
+            index: IndexCheck::default(),
+            counts,
+        };
+        let json = serde_json::to_string(&sample).unwrap();
+        let keys = ["sample_id", "bytes", "ratio", "m3_by_kind", "index_ok", "files", "index", "counts"];
+        let at: Vec<usize> = keys.iter().map(|k| json.find(&format!("\"{k}\":")).unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{json}");
+        assert!(!json.contains("\"summary\""), "{json}");
+        assert_eq!(serde_json::from_str::<SampleScore>(&json).unwrap(), sample);
     }
 
     #[test]
