@@ -9,9 +9,10 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::http::{Endpoint, KeyHeader, Route};
 use super::{
     Block, ChatRequest, ChatResponse, ClientSettings, ProviderConfigError, ProviderError, Speaker,
-    StopReason, classify_status, excerpt, http_client, parse_retry_after, transport_error,
+    StopReason, classify_status, excerpt,
 };
 use autodream_core::engine::TokenUsage;
 
@@ -20,31 +21,23 @@ pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 /// The API version header every request carries.
 pub const API_VERSION: &str = "2023-06-01";
 
+/// The SDKs take the host as base URL; a base that already ends in /v1 is accepted too.
+const ROUTE: Route = Route { default_base: DEFAULT_BASE_URL, version: "/v1", path: "/messages" };
+
 /// A client for one model.
 #[derive(Debug, Clone)]
 pub struct AnthropicClient {
-    settings: ClientSettings,
-    http: reqwest::Client,
-    url: String,
+    endpoint: Endpoint,
 }
 
 impl AnthropicClient {
     pub fn new(settings: ClientSettings) -> Result<AnthropicClient, ProviderConfigError> {
-        let http = http_client(settings.request_timeout)?;
-        let base = settings.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL).trim_end_matches('/');
-        // The SDKs take the host as base URL; accept a base that already ends in /v1 too.
-        let url = if base.ends_with("/v1/messages") {
-            base.to_string()
-        } else if base.ends_with("/v1") {
-            format!("{base}/messages")
-        } else {
-            format!("{base}/v1/messages")
-        };
-        Ok(AnthropicClient { settings, http, url })
+        let endpoint = Endpoint::new(settings, ROUTE, KeyHeader::Named("x-api-key"))?;
+        Ok(AnthropicClient { endpoint })
     }
 
     pub fn url(&self) -> &str {
-        &self.url
+        self.endpoint.url()
     }
 
     /// The JSON body for `request`.
@@ -75,7 +68,7 @@ impl AnthropicClient {
             block["cache_control"] = ephemeral.clone();
         }
         let mut body = json!({
-            "model": self.settings.model,
+            "model": self.endpoint.settings().model,
             "max_tokens": request.max_output_tokens,
             "system": [{"type": "text", "text": request.system, "cache_control": ephemeral}],
             "messages": messages,
@@ -87,22 +80,13 @@ impl AnthropicClient {
     }
 
     pub async fn send(&self, request: &ChatRequest<'_>) -> Result<ChatResponse, ProviderError> {
-        let mut call = self
-            .http
-            .post(&self.url)
-            .header("anthropic-version", API_VERSION)
-            .header("content-type", "application/json")
-            .json(&self.request_body(request));
-        if let Some(key) = &self.settings.api_key {
-            call = call.header("x-api-key", key);
-        }
-        let response = call.send().await.map_err(transport_error)?;
-        let status = response.status().as_u16();
-        let retry_after = parse_retry_after(response.headers());
-        let text = response.text().await.map_err(transport_error)?;
-        if !(200..300).contains(&status) {
-            return Err(self.error_from(status, &text, retry_after));
-        }
+        let headers = [("anthropic-version", API_VERSION), ("content-type", "application/json")];
+        let text = self
+            .endpoint
+            .post_json(&self.request_body(request), &headers, |status, body, retry_after| {
+                self.error_from(status, body, retry_after)
+            })
+            .await?;
         parse_response(&text)
     }
 
@@ -120,7 +104,7 @@ impl AnthropicClient {
             _ => (None, excerpt(body), false),
         };
         let message = if message.is_empty() { format!("HTTP {status}") } else { message };
-        classify_status(status, kind.as_deref(), message, retry_after, &self.settings, spend_limit)
+        classify_status(status, kind.as_deref(), message, retry_after, self.endpoint.settings(), spend_limit)
     }
 }
 

@@ -5,8 +5,11 @@
 //! translates it to its wire format and back, reports token usage, and classifies failures so
 //! [`retry`] can decide what to try again. API keys are read from the environment by the
 //! caller and kept only in memory: they never appear in errors, logs or `Debug` output.
+//! The HTTP plumbing both clients share (the `reqwest` client, the endpoint URL, the key
+//! header, one POST) is in the private `http` module.
 
 pub mod anthropic;
+mod http;
 pub mod openai;
 pub mod retry;
 
@@ -255,16 +258,6 @@ fn missing_key(settings: &ClientSettings, provider: &str) -> ProviderConfigError
         "no API key for provider {provider}: the environment variable {} (agent.api_key_env) is not set",
         settings.api_key_env
     ))
-}
-
-/// Builds the shared HTTP client (rustls, request timeout).
-pub(crate) fn http_client(timeout: Duration) -> Result<reqwest::Client, ProviderConfigError> {
-    reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout.min(Duration::from_secs(30)))
-        .user_agent(concat!("autodream/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| ProviderConfigError(format!("cannot build the HTTP client: {e}")))
 }
 
 /// Parses a `retry-after` header: delay seconds (possibly fractional) or an HTTP date.

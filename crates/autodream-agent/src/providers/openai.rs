@@ -10,37 +10,33 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::http::{Endpoint, KeyHeader, Route};
 use super::{
     Block, ChatRequest, ChatResponse, ClientSettings, ProviderConfigError, ProviderError, Speaker,
-    StopReason, classify_status, excerpt, http_client, parse_retry_after, transport_error,
+    StopReason, classify_status, excerpt,
 };
 use autodream_core::engine::TokenUsage;
 
 /// The public endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
+/// Compatible servers document their base URL with its version segment (`…/v1`).
+const ROUTE: Route = Route { default_base: DEFAULT_BASE_URL, version: "", path: "/chat/completions" };
+
 /// A client for one model.
 #[derive(Debug, Clone)]
 pub struct OpenAiClient {
-    settings: ClientSettings,
-    http: reqwest::Client,
-    url: String,
+    endpoint: Endpoint,
 }
 
 impl OpenAiClient {
     pub fn new(settings: ClientSettings) -> Result<OpenAiClient, ProviderConfigError> {
-        let http = http_client(settings.request_timeout)?;
-        let base = settings.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL).trim_end_matches('/');
-        let url = if base.ends_with("/chat/completions") {
-            base.to_string()
-        } else {
-            format!("{base}/chat/completions")
-        };
-        Ok(OpenAiClient { settings, http, url })
+        let endpoint = Endpoint::new(settings, ROUTE, KeyHeader::Bearer)?;
+        Ok(OpenAiClient { endpoint })
     }
 
     pub fn url(&self) -> &str {
-        &self.url
+        self.endpoint.url()
     }
 
     /// The JSON body for `request`.
@@ -109,11 +105,11 @@ impl OpenAiClient {
                 }})
             })
             .collect();
-        let mut body = json!({"model": self.settings.model, "messages": messages});
+        let settings = self.endpoint.settings();
+        let mut body = json!({"model": settings.model, "messages": messages});
         // OpenAI itself has replaced `max_tokens` with `max_completion_tokens`; the local
         // servers understand the older name.
-        let limit_field =
-            if self.settings.base_url.is_none() { "max_completion_tokens" } else { "max_tokens" };
+        let limit_field = if settings.base_url.is_none() { "max_completion_tokens" } else { "max_tokens" };
         body[limit_field] = json!(request.max_output_tokens);
         if !tools.is_empty() {
             body["tools"] = Value::Array(tools);
@@ -122,17 +118,12 @@ impl OpenAiClient {
     }
 
     pub async fn send(&self, request: &ChatRequest<'_>) -> Result<ChatResponse, ProviderError> {
-        let mut call = self.http.post(&self.url).json(&self.request_body(request));
-        if let Some(key) = &self.settings.api_key {
-            call = call.bearer_auth(key);
-        }
-        let response = call.send().await.map_err(transport_error)?;
-        let status = response.status().as_u16();
-        let retry_after = parse_retry_after(response.headers());
-        let text = response.text().await.map_err(transport_error)?;
-        if !(200..300).contains(&status) {
-            return Err(self.error_from(status, &text, retry_after));
-        }
+        let text = self
+            .endpoint
+            .post_json(&self.request_body(request), &[], |status, body, retry_after| {
+                self.error_from(status, body, retry_after)
+            })
+            .await?;
         parse_response(&text)
     }
 
@@ -151,7 +142,7 @@ impl OpenAiClient {
         let message = if message.is_empty() { format!("HTTP {status}") } else { message };
         let quota =
             code.as_deref() == Some("insufficient_quota") || kind.as_deref() == Some("insufficient_quota");
-        classify_status(status, kind.as_deref(), message, retry_after, &self.settings, quota)
+        classify_status(status, kind.as_deref(), message, retry_after, self.endpoint.settings(), quota)
     }
 }
 
