@@ -5,6 +5,8 @@
 //! user configured us ([`config`]), the memory directory itself ([`memdir`]), the agent's
 //! transcripts ([`sessions`]), the consolidation lock ([`lock`]), the cheapest-first gates
 //! ([`gates`]), the engine interface ([`engine`]) and the dream lifecycle ([`dream`]).
+//! Secrets are taken out of what is written and read by [`redact`], on the one-pass rule
+//! scanner of [`rules`] (which the offline engine's date resolver uses too).
 //!
 //! The hook hot path touches only `paths`, `clock`, `config`, `lock` and `gates`.
 
@@ -19,6 +21,7 @@ pub mod lock;
 pub mod memdir;
 pub mod paths;
 pub mod redact;
+pub mod rules;
 pub mod sessions;
 
 pub use clock::Clock;

@@ -27,14 +27,17 @@
 //! idempotent.
 //!
 //! All rules are compiled once into a single regular expression with one capture group per
-//! rule: a scan is one pass over the text, and text without secrets is returned borrowed.
+//! rule ([`crate::rules`]): a scan is one pass over the text, and text without secrets is
+//! returned borrowed.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::LazyLock;
 
-use regex::{CaptureLocations, Regex, RegexSet};
+use regex::RegexSet;
+
+use crate::rules::{Hit, RuleSet};
 
 /// The text every marker starts with: `[REDACTED:<kind>]`.
 pub const MARKER_PREFIX: &str = "[REDACTED:";
@@ -103,46 +106,31 @@ impl Redaction<'_> {
 
 /// Replaces every recognised secret in `text` by `[REDACTED:<kind>]`.
 pub fn redact(text: &str) -> Redaction<'_> {
-    let rules = &*RULES;
     let mut redaction = Redaction { text: Cow::Borrowed(text), count: 0, by_kind: BTreeMap::new() };
-    let Some(first) = rules.regex.find(text) else {
-        return redaction;
-    };
     let mut output: Option<String> = None;
     let mut copied = 0;
-    let mut locations = rules.regex.capture_locations();
-    let mut position = first.start();
-    while position < text.len() {
-        let Some(found) = rules.regex.captures_read_at(&mut locations, text, position) else {
-            break;
-        };
-        let (start, end) = (found.start(), found.end());
-        let verdict = rules.rules.iter().find(|rule| locations.get(rule.group).is_some()).map(|rule| {
-            let hit = Hit { text, locations: &locations, group_base: rule.group, start, end };
-            (rule.judge)(&hit, rule.kind)
-        });
-        match verdict {
-            Some(Verdict::Replace(secrets)) if secrets.iter().flatten().all(|s| s.start < s.end) => {
-                let buffer = output.get_or_insert_with(|| String::with_capacity(text.len()));
-                for secret in secrets.into_iter().flatten() {
-                    if secret.start < copied {
-                        continue;
-                    }
-                    buffer.push_str(&text[copied..secret.start]);
-                    buffer.push_str(MARKER_PREFIX);
-                    buffer.push_str(secret.kind.as_str());
-                    buffer.push(']');
-                    copied = secret.end;
-                    redaction.count += 1;
-                    *redaction.by_kind.entry(secret.kind).or_insert(0) += 1;
+    RULES.scan(text, |rule, hit| match (rule.judge)(hit, rule.kind) {
+        Verdict::Replace(secrets) if secrets.iter().flatten().all(|s| s.start < s.end) => {
+            let buffer = output.get_or_insert_with(|| String::with_capacity(text.len()));
+            for secret in secrets.into_iter().flatten() {
+                if secret.start < copied {
+                    continue;
                 }
-                position = end.max(copied);
+                buffer.push_str(&text[copied..secret.start]);
+                buffer.push_str(MARKER_PREFIX);
+                buffer.push_str(secret.kind.as_str());
+                buffer.push(']');
+                copied = secret.end;
+                redaction.count += 1;
+                *redaction.by_kind.entry(secret.kind).or_insert(0) += 1;
             }
-            Some(Verdict::Skip { resume_at }) if resume_at > start => position = resume_at,
-            // Not a secret after all: a shorter match may still start one character later.
-            _ => position = start + text[start..].chars().next().map_or(1, char::len_utf8),
+            Some(hit.end().max(copied))
         }
-    }
+        Verdict::Replace(_) => None,
+        // Not a secret after all: resume past what was ruled out; a skip from the start of
+        // the match resumes one character later, where a shorter match may still start.
+        Verdict::Skip { resume_at } => Some(resume_at),
+    });
     if let Some(mut buffer) = output {
         buffer.push_str(&text[copied..]);
         redaction.text = Cow::Owned(buffer);
@@ -169,34 +157,27 @@ enum Verdict {
     Skip { resume_at: usize },
 }
 
-/// One rule's view of a match: its own capture groups, numbered from 1, and the text
-/// around the match (the regex engine has no look-around).
-struct Hit<'a> {
-    text: &'a str,
-    locations: &'a CaptureLocations,
-    group_base: usize,
-    start: usize,
-    end: usize,
+/// The verdicts a judge hands down about its [`Hit`].
+trait Judgement {
+    /// Replaces the whole match.
+    fn whole(&self, kind: SecretKind) -> Verdict;
+    /// Capture group `k` as a secret of `kind`, if it took part in the match.
+    fn group_secret(&self, k: usize, kind: SecretKind) -> Option<Secret>;
+    /// Replaces capture group `k` only (the value of `key=value`, the password of a URL).
+    fn only_group(&self, k: usize, kind: SecretKind) -> Verdict;
+    /// Not a secret: resume scanning one character after the start of the match.
+    fn skip(&self) -> Verdict;
 }
 
-impl<'a> Hit<'a> {
-    fn span(&self, k: usize) -> Option<(usize, usize)> {
-        self.locations.get(self.group_base + k)
-    }
-
-    fn group(&self, k: usize) -> Option<&'a str> {
-        self.span(k).map(|(s, e)| &self.text[s..e])
-    }
-
+impl Judgement for Hit<'_> {
     fn whole(&self, kind: SecretKind) -> Verdict {
-        Verdict::Replace([Some(Secret { start: self.start, end: self.end, kind }), None])
+        Verdict::Replace([Some(Secret { start: self.start(), end: self.end(), kind }), None])
     }
 
     fn group_secret(&self, k: usize, kind: SecretKind) -> Option<Secret> {
         self.span(k).map(|(start, end)| Secret { start, end, kind })
     }
 
-    /// Replaces capture group `k` only (the value of `key=value`, the password of a URL).
     fn only_group(&self, k: usize, kind: SecretKind) -> Verdict {
         match self.group_secret(k, kind) {
             Some(secret) => Verdict::Replace([Some(secret), None]),
@@ -205,27 +186,16 @@ impl<'a> Hit<'a> {
     }
 
     fn skip(&self) -> Verdict {
-        Verdict::Skip { resume_at: self.start }
+        Verdict::Skip { resume_at: self.start() }
     }
 }
 
 type Judge = fn(&Hit<'_>, SecretKind) -> Verdict;
 
+/// What a pattern of the table finds, and the judge of its matches.
 struct Rule {
     kind: SecretKind,
-    pattern: String,
     judge: Judge,
-}
-
-struct CompiledRule {
-    kind: SecretKind,
-    group: usize,
-    judge: Judge,
-}
-
-struct RuleSet {
-    regex: Regex,
-    rules: Vec<CompiledRule>,
 }
 
 /// ASCII word boundary: transcripts mix scripts, and the ASCII form keeps the lazy DFA
@@ -268,19 +238,15 @@ fn token_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
 }
 
 fn token_with_digit_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
-    if hit.text[hit.start..hit.end].bytes().any(|b| b.is_ascii_digit()) {
-        hit.whole(kind)
-    } else {
-        hit.skip()
-    }
+    if hit.as_str().bytes().any(|b| b.is_ascii_digit()) { hit.whole(kind) } else { hit.skip() }
 }
 
 /// Key names that hold a secret, as a regex fragment.
 const SECRET_KEY_WORDS: &str =
     r"(?i:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key)";
 
-fn rules() -> Vec<Rule> {
-    let rule = |kind, judge: Judge, pattern: String| Rule { kind, pattern, judge };
+fn rules() -> Vec<(String, Rule)> {
+    let rule = |kind, judge: Judge, pattern: String| (pattern, Rule { kind, judge });
     let mut rules = vec![
         // A PEM or PGP private key block, whole; a block cut off before its END line
         // (a truncated paste) is redacted up to the end of its base64 body.
@@ -335,24 +301,7 @@ fn rules() -> Vec<Rule> {
     rules
 }
 
-static RULES: LazyLock<RuleSet> = LazyLock::new(|| {
-    let mut combined = String::new();
-    let mut compiled = Vec::new();
-    let mut next_group = 1;
-    for rule in rules() {
-        let own = Regex::new(&rule.pattern).expect("built-in secret patterns are valid");
-        if !combined.is_empty() {
-            combined.push('|');
-        }
-        combined.push('(');
-        combined.push_str(&rule.pattern);
-        combined.push(')');
-        compiled.push(CompiledRule { kind: rule.kind, group: next_group, judge: rule.judge });
-        next_group += own.captures_len();
-    }
-    let regex = Regex::new(&combined).expect("built-in secret patterns combine");
-    RuleSet { regex, rules: compiled }
-});
+static RULES: LazyLock<RuleSet<Rule>> = LazyLock::new(|| RuleSet::compile(rules()));
 
 /// The token shapes, anchored, to name the kind of an assigned value.
 static TOKEN_SHAPES: LazyLock<(RegexSet, Vec<SecretKind>)> = LazyLock::new(|| {
@@ -373,8 +322,7 @@ fn token_kind_of(value: &str) -> Option<SecretKind> {
 
 fn aws_secret_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
     // Exactly forty characters: a longer run is something else.
-    let followed_by_more =
-        hit.text[hit.end..].chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || "/+=".contains(c));
+    let followed_by_more = hit.char_after().is_some_and(|c| c.is_ascii_alphanumeric() || "/+=".contains(c));
     if followed_by_more { hit.skip() } else { hit.only_group(1, kind) }
 }
 
@@ -383,7 +331,7 @@ fn url_password_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
         return hit.skip();
     };
     // The '@' must lead to a host.
-    let host_follows = hit.text[hit.end..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '[');
+    let host_follows = hit.char_after().is_some_and(|c| c.is_alphanumeric() || c == '[');
     if !host_follows || is_marker(password) {
         return hit.skip();
     }
@@ -443,8 +391,8 @@ fn assignment_judge(hit: &Hit<'_>, _: SecretKind) -> Verdict {
         return hit.skip();
     };
     // On a rejection, scanning resumes at the value: it may still hold a token by shape.
-    let reject = Verdict::Skip { resume_at: value_start.max(hit.start + 1) };
-    if !key_holds_a_secret(key) || !value_is_secret(value, quoted, operator, &hit.text[hit.end..]) {
+    let reject = Verdict::Skip { resume_at: value_start.max(hit.start() + 1) };
+    if !key_holds_a_secret(key) || !value_is_secret(value, quoted, operator, hit.rest()) {
         return reject;
     }
     hit.only_group(value_group, token_kind_of(value).unwrap_or_else(|| kind_of_key(key)))

@@ -35,9 +35,10 @@
 use std::fmt;
 use std::sync::LazyLock;
 
+use autodream_core::rules::{Hit, RuleSet};
 use jiff::Span;
 use jiff::civil::Date;
-use regex::{CaptureLocations, Regex};
+use regex::Regex;
 
 /// An absolute point or period on the calendar, as precise as the phrase allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -402,121 +403,45 @@ struct Resolved {
     end: usize,
 }
 
-/// One rule's view of a match: its own capture groups, numbered from 1, plus the text
-/// around the match for context checks the regex engine cannot express (no look-around).
-struct Hit<'a> {
-    text: &'a str,
-    locations: &'a CaptureLocations,
-    group_base: usize,
-    start: usize,
-    end: usize,
+/// A resolution whose phrase is the whole match.
+trait Whole {
+    fn whole(&self, point: DatePoint) -> Resolved;
 }
 
-impl<'a> Hit<'a> {
-    fn group(&self, k: usize) -> Option<&'a str> {
-        self.locations.get(self.group_base + k).map(|(s, e)| &self.text[s..e])
-    }
-
-    fn group_start(&self, k: usize) -> Option<usize> {
-        self.locations.get(self.group_base + k).map(|(s, _)| s)
-    }
-
-    fn char_before(&self) -> Option<char> {
-        self.text[..self.start].chars().next_back()
-    }
-
-    fn char_after(&self) -> Option<char> {
-        self.text[self.end..].chars().next()
-    }
-
-    fn rest(&self) -> &'a str {
-        &self.text[self.end..]
-    }
-
+impl Whole for Hit<'_> {
     fn whole(&self, point: DatePoint) -> Resolved {
-        Resolved { point, start: self.start, end: self.end }
+        Resolved { point, start: self.start(), end: self.end() }
     }
 }
 
 type Resolver = fn(&Hit<'_>, Date) -> Option<Resolved>;
 
 /// A phrase family: a pattern and the function that turns its match into a date.
-struct Rule {
-    pattern: String,
-    resolve: Resolver,
-}
+type Rule = (String, Resolver);
 
 /// English patterns are case-insensitive and must stand as whole words. The boundary is
 /// the ASCII one so that a Chinese character next to an English phrase still counts as a
 /// boundary, and so the lazy DFA never has to give up on non-ASCII text.
 fn english(pattern: &str, resolve: Resolver) -> Rule {
-    Rule { pattern: format!(r"(?-u:\b)(?i:{pattern})(?-u:\b)"), resolve }
+    (format!(r"(?-u:\b)(?i:{pattern})(?-u:\b)"), resolve)
 }
 
 /// Chinese has no spaces between words, so no boundary assertion: context checks in the
 /// resolvers reject the known look-alikes (然后天气, 周期, 一下周报 ...).
 fn chinese(pattern: &str, resolve: Resolver) -> Rule {
-    Rule { pattern: pattern.to_string(), resolve }
+    (pattern.to_string(), resolve)
 }
 
-struct CompiledRule {
-    /// The capture group wrapping the whole rule in the combined regex.
-    group: usize,
-    resolve: Resolver,
-}
-
-struct RuleSet {
-    regex: Regex,
-    rules: Vec<CompiledRule>,
-}
-
-impl RuleSet {
-    fn compile(rules: Vec<Rule>) -> RuleSet {
-        let mut combined = String::new();
-        let mut compiled = Vec::with_capacity(rules.len());
-        let mut next_group = 1;
-        for rule in rules {
-            let own = Regex::new(&rule.pattern).expect("built-in date patterns are valid");
-            if !combined.is_empty() {
-                combined.push('|');
-            }
-            combined.push('(');
-            combined.push_str(&rule.pattern);
-            combined.push(')');
-            compiled.push(CompiledRule { group: next_group, resolve: rule.resolve });
-            next_group += own.captures_len();
-        }
-        let regex = Regex::new(&combined).expect("built-in date patterns combine");
-        RuleSet { regex, rules: compiled }
-    }
-}
-
-/// Runs a rule set over `text`, calling `emit` for each resolved match, left to right,
-/// without overlaps. Allocates nothing when there is no match.
-fn scan(set: &RuleSet, text: &str, anchor: Date, mut emit: impl FnMut(usize, usize, DatePoint)) {
-    let Some(first) = set.regex.find(text) else {
-        return;
-    };
-    let mut locations = set.regex.capture_locations();
-    let mut position = first.start();
-    while position < text.len() {
-        let Some(found) = set.regex.captures_read_at(&mut locations, text, position) else {
-            break;
-        };
-        let (start, end) = (found.start(), found.end());
-        let resolved = set.rules.iter().find(|rule| locations.get(rule.group).is_some()).and_then(|rule| {
-            let hit = Hit { text, locations: &locations, group_base: rule.group, start, end };
-            (rule.resolve)(&hit, anchor)
-        });
-        match resolved {
-            Some(Resolved { point, start: phrase_start, end: phrase_end }) if phrase_end > phrase_start => {
-                emit(phrase_start, phrase_end, point);
-                position = phrase_end;
-            }
-            // Rejected by context: a shorter phrase may still start one character later.
-            _ => position = start + text[start..].chars().next().map_or(1, char::len_utf8),
-        }
-    }
+/// Runs a rule set over `text`, calling `emit` for each resolved phrase, left to right,
+/// without overlaps. Allocates nothing when there is no match. A rejected match (or an
+/// empty phrase) is retried one character later; a resolved one continues after its phrase.
+fn scan(set: &RuleSet<Resolver>, text: &str, anchor: Date, mut emit: impl FnMut(usize, usize, DatePoint)) {
+    set.scan(text, |resolve, hit| {
+        let Resolved { point, start, end } =
+            resolve(hit, anchor).filter(|phrase| phrase.end > phrase.start)?;
+        emit(start, end, point);
+        Some(end)
+    });
 }
 
 // ------------------------------------------------------------------------ date arithmetic
@@ -680,7 +605,7 @@ fn periods_away(qualifier: Qualifier) -> i64 {
 fn negated_before(hit: &Hit<'_>) -> bool {
     static NEGATION_RE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?i)\b(?:not|never|no)\b|n[’']t\b").expect("valid regex"));
-    let before = &hit.text[..hit.start];
+    let before = hit.before();
     let clause_start = before.rfind(['.', '!', '?', ',', ';']).map_or(0, |i| i + 1);
     NEGATION_RE.is_match(&before[clause_start..])
 }
@@ -865,7 +790,7 @@ fn chinese_rules() -> Vec<Rule> {
                     let weekday_at = hit.group_start(2).or_else(|| hit.group_start(3))?;
                     return Some(Resolved {
                         point: week(anchor, direction)?,
-                        start: hit.start,
+                        start: hit.start(),
                         end: weekday_at,
                     });
                 }
@@ -940,7 +865,7 @@ fn chinese_rules() -> Vec<Rule> {
     ]
 }
 
-static RELATIVE: LazyLock<RuleSet> = LazyLock::new(|| {
+static RELATIVE: LazyLock<RuleSet<Resolver>> = LazyLock::new(|| {
     let mut rules = english_rules();
     rules.extend(chinese_rules());
     RuleSet::compile(rules)
@@ -1088,13 +1013,17 @@ fn absolute_rules() -> Vec<Rule> {
                 }
                 // The date is the year alone, not the preposition.
                 let year_at = hit.group_start(1)?;
-                Some(Resolved { point: DatePoint::Year(number(hit.group(1))?), start: year_at, end: hit.end })
+                Some(Resolved {
+                    point: DatePoint::Year(number(hit.group(1))?),
+                    start: year_at,
+                    end: hit.end(),
+                })
             },
         ),
     ]
 }
 
-static ABSOLUTE: LazyLock<RuleSet> = LazyLock::new(|| RuleSet::compile(absolute_rules()));
+static ABSOLUTE: LazyLock<RuleSet<Resolver>> = LazyLock::new(|| RuleSet::compile(absolute_rules()));
 
 #[cfg(test)]
 mod tests {
