@@ -27,13 +27,14 @@ const HASHES: usize = BANDS * ROWS;
 /// A bucket this large is a very common shingle run: compare only its first members.
 const MAX_BUCKET: usize = 64;
 
-/// Date annotations and a leading date (hand-edited lines keep theirs in the text).
-static ANNOTATION_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*\d{4}-\d{2}-\d{2}:?\s*|\s?\((?:[^()]*?\b\d{4}\b[^()]*)\)").expect("valid regex")
-});
+/// Parenthesised remarks holding a year: date annotations.
+static ANNOTATION_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\s?\((?:[^()]*?\b\d{4}\b[^()]*)\)").expect("valid regex"));
 
-/// The shingle set of a text (hashes).
+/// The shingle set of a text (hashes), its dates left out: a leading day (hand-edited lines
+/// keep theirs in the text), annotations, and dates written in place of their words.
 pub fn shingles(text: &str) -> BTreeSet<u64> {
+    let text = crate::orient::without_line_day(text.trim_start());
     let stripped = ANNOTATION_RE.replace_all(text, "");
     let stripped = crate::dates::RESOLVED_DATE_RE.replace_all(&stripped, "");
     let toks: Vec<String> = compare_tokens(&stripped);
@@ -240,6 +241,22 @@ fn bytemuck_band(rows: &[u64]) -> Vec<u8> {
 mod tests {
     use super::*;
     use jiff::civil::Date;
+
+    #[test]
+    fn shingles_leave_dates_out_however_they_are_written() {
+        let plain = shingles("Jon went to Rome.");
+        for dated in [
+            "8 May 2023: Jon went to Rome.",
+            "2023-05-08: Jon went to Rome.",
+            "Jon went to Rome on 2023-05-07.",
+            "Jon went to Rome yesterday (2023-05-07).",
+        ] {
+            let words = shingles(dated);
+            assert!(plain.is_subset(&words) && words.len() <= plain.len() + 2, "{dated}");
+        }
+        assert_eq!(shingles("Jon went to Rome on 2023-05-07."), plain);
+        assert_eq!(shingles("8 May 2023: Jon went to Rome."), plain);
+    }
 
     fn fact(text: &str, date: &str, origin: Origin) -> Fact {
         Fact {

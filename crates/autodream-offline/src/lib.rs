@@ -14,9 +14,10 @@
 //! What is written: one topic file per person in a conversation between people (type
 //! `user`), or, for a coding agent's user, `feedback.md`, `user.md`, `project_<name>.md` and
 //! `reference.md`; inside, one line per session, `- 8 May 2023: <facts>`, opening with the
-//! day it was learned written the way people write it, relative dates resolved to ISO days
-//! next to their words (`yesterday (2023-05-07)`); superseded facts under `## Superseded` with both dates. The
-//! engine's private state (`.engine/offline/state.json`: input reviewed so far, the lines it
+//! day it was learned written the way people write it; relative dates are replaced by the
+//! ISO day they mean (`on 2023-05-07`), or followed by it where a replacement would not read
+//! (`since last week (week of 2023-05-01)`); superseded facts go under `## Superseded` with
+//! both dates. The engine's private state (`.engine/offline/state.json`: input reviewed so far, the lines it
 //! wrote, how each fact was said) and the archive (`.archive/`) are dot-folders the agent
 //! never loads.
 //!

@@ -320,6 +320,7 @@ const CLAUSE_SUBJECTS: &[&str] = &[
 /// "I" in its forms: a clause subject after a bare "and" once the clause before it is
 /// longer than a compound subject ("my husband and I") can be.
 const FIRST_PERSON_SUBJECTS: &[&str] = &["i", "i'm", "i've", "i'll", "i'd"];
+/// Words since the last cut before "and I" may start a clause.
 const BARE_AND_I_MIN_WORDS: usize = 4;
 /// Conjunctions that open a subordinate clause when a subject follows them, comma or not.
 const BARE_SUBORDINATORS: &[&str] =
@@ -454,7 +455,7 @@ pub fn is_capitalised(word: &str) -> bool {
 /// written in lowercase (a capitalised one mid-sentence may open a title: "Just Mercy").
 static INTENSIFIER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:really|just|very|actually|definitely|truly|totally|basically|literally|honestly|absolutely|seriously|certainly) +(?:\w)",
+        r"\b(?:really|just|very|actually|definitely|truly|totally|basically|literally|honestly|absolutely|seriously|certainly) +",
     )
     .expect("valid regex")
 });
@@ -469,14 +470,14 @@ pub fn drop_intensifiers(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for m in INTENSIFIER_RE.find_iter(text) {
-        // The match ends with the first character of the next word, which stays.
-        let next_len = text[..m.end()].chars().next_back().map_or(0, char::len_utf8);
+        // Only before another word: "It was great, really." keeps its last word.
+        let before_word = text[m.end()..].starts_with(char::is_alphanumeric);
         let quoted = text[..m.start()].matches(['"', '“', '”']).count() % 2 == 1;
-        if quoted {
+        if !before_word || quoted {
             continue;
         }
         out.push_str(&text[last..m.start()]);
-        last = m.end() - next_len;
+        last = m.end();
     }
     out.push_str(&text[last..]);
     std::borrow::Cow::Owned(out)
@@ -728,6 +729,7 @@ mod tests {
         );
         assert_eq!(drop_intensifiers("It was great, really."), "It was great, really.");
         assert_eq!(drop_intensifiers("Actually, it works."), "Actually, it works.");
+        assert_eq!(drop_intensifiers("It was really really good."), "It was good.");
         assert!(matches!(drop_intensifiers("Nothing to drop."), std::borrow::Cow::Borrowed(_)));
     }
 
