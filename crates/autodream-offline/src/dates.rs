@@ -249,7 +249,7 @@ pub fn annotate(text: &str, anchor: Date) -> String {
 const NO_REPLACE_AFTER: &[&str] = &[
     "since", "from", "until", "till", "til", "by", "for", "of", "in", "on", "at", "before", "after",
     "through", "during", "over", "within", "to", "than", "the", "a", "an", "about", "around", "like", "as",
-    "until", "between", "and", "or", "every",
+    "between", "and", "or", "every",
 ];
 
 /// Verbs after which the expression before them is their subject.
