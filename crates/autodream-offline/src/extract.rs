@@ -41,13 +41,13 @@ pub const MIN_WORDS: usize = 3;
 /// Interjections and filler that may open a sentence, followed by any punctuation or space.
 static LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:hey+|hi+|hello|hiya|yo|wow+|whoa|woah|yeah+|yep|yup|oh+|ah+|aw+|haha+|hah|lol|omg|ok|okay|congrats|congratulations|thanks|thank you|thank you so much|thanks so much|btw|by the way|anyway|anyways|guess what|you know what|hmm+|um+|phew|gosh|geez|oh my god|oh man|oh wow|whoa|aww+|yay+|woo+|woohoo|hooray|dude|man|girl|sis|bro|buddy|friend)\b[\s,!.:;…~—–-]*|(?:so|well|sure|yes|no|totally|absolutely|definitely|honestly|seriously|true|right|indeed|agreed|exactly|cool|awesome|great|nice|sweet|amazing|and|also|plus|oh and)\s*[,!.:;…—–-]+\s*)",
+        r"(?i)^(?:(?:(?:(?:much|a lot|so much|lots) has happened )?since (?:we|i) (?:last )?(?:spoke|talked|chatted|caught up|saw each ?other)(?: last)?|last time we (?:spoke|talked|chatted|saw each ?other)|hey+|hi+|hello|hiya|yo|wow+|whoa|woah|yeah+|yep|yup|oh+|ah+|aw+|haha+|hah|lol|omg|ok|okay|congrats|congratulations|thanks|thank you|thank you so much|thanks so much|btw|by the way|anyway|anyways|guess what|you know what|hmm+|um+|phew|gosh|geez|oh my god|oh man|oh wow|whoa|aww+|yay+|woo+|woohoo|hooray|dude|man|girl|sis|bro|buddy|friend)\b[\s,!.:;…~—–-]*|(?:so|well|sure|yes|no|totally|absolutely|definitely|honestly|seriously|true|right|indeed|agreed|exactly|cool|awesome|great|nice|sweet|amazing|and|also|plus|oh and)\s*[,!.:;…—–-]+\s*)",
     )
     .expect("valid regex")
 });
 static GREETING_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:it'?s |it was )?(?:(?:so |really )?(?:good|nice|great|lovely) (?:to )?(?:see|hear|chat|talk|catch up)|long time no (?:see|talk|chat)|how (?:are|have) you|how'?s it going|how'?s everything|what'?s up|talk (?:to you )?(?:soon|later)|see (?:you|ya)|take care|catch you|have a (?:good|great|nice|wonderful)|hope you(?:'re| are)? (?:doing )?(?:well|good|great|ok|okay|alright)|hope (?:all'?s|all is|everything'?s|everything is) (?:good|well)|bye|good ?night|good morning|i'?m (?:doing )?(?:good|great|fine|well)(?: thanks)?|same here|me too|you too|no problem|no worries|you'?re welcome|anytime|of course|for sure|sounds (?:good|great|fun|awesome|amazing|like a plan))\b",
+        r"(?i)^(?:it'?s |it was )?(?:(?:so |really )?(?:good|nice|great|lovely) (?:to )?(?:see|hear|chat|talk|catch up)|long time no (?:see|talk|chat)|(?:it'?s |it has )?been (?:a while|a bit|ages|forever|so long|too long|a minute)(?: since)?|how (?:are|have) you|how'?s it going|how'?s everything|what'?s up|talk (?:to you )?(?:soon|later)|see (?:you|ya)|take care|catch you|have a (?:good|great|nice|wonderful)|hope you(?:'re| are)? (?:doing )?(?:well|good|great|ok|okay|alright)|hope (?:all'?s|all is|everything'?s|everything is) (?:good|well)|bye|good ?night|good morning|i'?m (?:doing )?(?:good|great|fine|well)(?: thanks)?|same here|me too|you too|no problem|no worries|you'?re welcome|anytime|of course|for sure|sounds (?:good|great|fun|awesome|amazing|like a plan))\b",
     )
     .expect("valid regex")
 });
@@ -842,6 +842,12 @@ mod tests {
         assert_eq!(strip_filler("Thanks, Melanie!", &names()), "");
         assert_eq!(strip_filler("I love it, Caroline!", &names()), "I love it");
         assert_eq!(strip_filler("No kids yet.", &names()), "No kids yet.");
+        assert_eq!(
+            strip_filler("Since we last spoke - I went to a conference.", &names()),
+            "I went to a conference."
+        );
+        assert_eq!(strip_filler("Since we talked.", &names()), "");
+        assert!(is_small_talk("It's been ages since we last chatted."));
     }
 
     #[test]
