@@ -41,7 +41,7 @@ pub const MIN_WORDS: usize = 3;
 /// Interjections and filler that may open a sentence, followed by any punctuation or space.
 static LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:(?:(?:much|a lot|so much|lots) has happened )?since (?:we|i) (?:last )?(?:spoke|talked|chatted|caught up|saw each ?other)(?: last)?|last time we (?:spoke|talked|chatted|saw each ?other)|hey+|hi+|hello|hiya|yo|wow+|whoa|woah|yeah+|yep|yup|oh+|ah+|aw+|haha+|hah|lol|omg|ok|okay|congrats|congratulations|thanks|thank you|thank you so much|thanks so much|btw|by the way|anyway|anyways|guess what|you know what|hmm+|um+|phew|gosh|geez|oh my god|oh man|oh wow|whoa|aww+|yay+|woo+|woohoo|hooray|dude|man|girl|sis|bro|buddy|friend)\b[\s,!.:;…~—–-]*|(?:so|well|sure|yes|no|totally|absolutely|definitely|honestly|seriously|true|right|indeed|agreed|exactly|cool|awesome|great|nice|sweet|amazing|and|also|plus|oh and)\s*[,!.:;…—–-]+\s*)",
+        r"(?i)^(?:(?:(?:(?:much|a lot|so much|lots)(?: has (?:happened|changed|been going on))? )?since (?:we|i) (?:last )?(?:spoke|talked|chatted|caught up|saw each ?other)(?: last)?|last time we (?:spoke|talked|chatted|saw each ?other)|hey+|hi+|hello|hiya|yo|wow+|whoa|woah|yeah+|yep|yup|oh+|ah+|aw+|haha+|hah|lol|omg|ok|okay|congrats|congratulations|thanks|thank you|thank you so much|thanks so much|btw|by the way|anyway|anyways|guess what|you know what|hmm+|um+|phew|gosh|geez|oh my god|oh man|oh wow|whoa|aww+|yay+|woo+|woohoo|hooray|dude|man|girl|sis|bro|buddy|friend)\b[\s,!.:;…~—–-]*|(?:so|well|sure|yes|no|totally|absolutely|definitely|honestly|seriously|true|right|indeed|agreed|exactly|cool|awesome|great|nice|sweet|amazing|and|also|plus|oh and)\s*[,!.:;…—–-]+\s*)",
     )
     .expect("valid regex")
 });
@@ -732,6 +732,12 @@ pub fn extract(
             let seq_base = line_base | (sentence_index << 8);
             sentence_index += 1;
             for (ci, (lead, clause)) in split_clauses_about(&sentence, subject).into_iter().enumerate() {
+                // A clause split off a sentence can be small talk on its own ("… since we
+                // last talked").
+                if ci > 0 && !pinned && (strip_filler(clause, &[]).is_empty() || is_small_talk(clause)) {
+                    out.dropped += 1;
+                    continue;
+                }
                 let plain = drop_intensifiers(clause);
                 let attributed = match speaker {
                     Some(name) => attribute(&plain, name),
@@ -847,6 +853,10 @@ mod tests {
             "I went to a conference."
         );
         assert_eq!(strip_filler("Since we talked.", &names()), "");
+        assert_eq!(
+            strip_filler("So much since we talked! Last Fri I went out.", &names()),
+            "Last Fri I went out."
+        );
         assert!(is_small_talk("It's been ages since we last chatted."));
     }
 
