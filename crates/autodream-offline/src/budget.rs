@@ -146,20 +146,7 @@ mod tests {
     use crate::salience::Scorer;
 
     fn fact(text: &str, date: &str, group: u64) -> Fact {
-        Fact {
-            topic: "t".into(),
-            date: date.parse().unwrap(),
-            text: text.into(),
-            group,
-            seq: 0,
-            lead: String::new(),
-            origin: Origin::New,
-            source: "s".into(),
-            salience: 0.0,
-            superseded_on: None,
-            pinned: false,
-            context: 1.0,
-        }
+        Fact { group, ..Fact::new("t", date.parse().unwrap(), text, Origin::New, "s") }
     }
 
     #[test]

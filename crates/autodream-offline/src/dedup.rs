@@ -260,18 +260,9 @@ mod tests {
 
     fn fact(text: &str, date: &str, origin: Origin) -> Fact {
         Fact {
-            topic: "t".into(),
-            date: date.parse::<Date>().unwrap(),
-            text: text.into(),
             group: stable_hash(text.as_bytes()),
-            seq: 0,
-            lead: String::new(),
-            origin,
-            source: "s".into(),
             salience: 1.0,
-            superseded_on: None,
-            pinned: false,
-            context: 1.0,
+            ..Fact::new("t", date.parse::<Date>().unwrap(), text, origin, "s")
         }
     }
 

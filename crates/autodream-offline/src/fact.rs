@@ -72,6 +72,25 @@ pub struct Fact {
 }
 
 impl Fact {
+    /// A fact of `topic` learned on `date`, on a line of its own, with no weight of its own
+    /// yet: the caller sets what differs (group and position, salience, context, …).
+    pub fn new(topic: &str, date: Date, text: &str, origin: Origin, source: &str) -> Fact {
+        Fact {
+            topic: topic.to_string(),
+            date,
+            text: text.to_string(),
+            group: 0,
+            seq: 0,
+            lead: String::new(),
+            origin,
+            source: source.to_string(),
+            salience: 0.0,
+            superseded_on: None,
+            pinned: false,
+            context: 1.0,
+        }
+    }
+
     /// Bytes this fact adds when it starts a new line: `- 8 May 2023: text\n`.
     pub fn line_cost(&self) -> usize {
         if self.origin == Origin::Edited {

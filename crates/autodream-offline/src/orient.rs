@@ -258,20 +258,7 @@ fn loaded_fact(
     source: &str,
     superseded_on: Option<Date>,
 ) -> Fact {
-    Fact {
-        topic: topic.to_string(),
-        date,
-        text: text.trim().to_string(),
-        group,
-        seq,
-        lead: String::new(),
-        origin,
-        source: source.to_string(),
-        salience: 0.0,
-        superseded_on,
-        pinned: false,
-        context: 1.0,
-    }
+    Fact { group, seq, superseded_on, ..Fact::new(topic, date, text.trim(), origin, source) }
 }
 
 fn read_foreign_file(rel: &str, text: &str) -> ForeignFile {

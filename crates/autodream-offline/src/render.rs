@@ -377,18 +377,10 @@ mod tests {
 
     fn fact(text: &str, date: &str, group: u64, seq: u64) -> Fact {
         Fact {
-            topic: "caroline".into(),
-            date: date.parse().unwrap(),
-            text: text.into(),
             group,
             seq,
-            lead: String::new(),
-            origin: Origin::New,
-            source: "s".into(),
             salience: 1.0,
-            superseded_on: None,
-            pinned: false,
-            context: 1.0,
+            ..Fact::new("caroline", date.parse().unwrap(), text, Origin::New, "s")
         }
     }
 

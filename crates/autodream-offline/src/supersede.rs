@@ -152,20 +152,7 @@ mod tests {
     use jiff::civil::Date;
 
     fn fact(topic: &str, text: &str, date: &str) -> Fact {
-        Fact {
-            topic: topic.into(),
-            date: date.parse::<Date>().unwrap(),
-            text: text.into(),
-            group: 0,
-            seq: 0,
-            lead: String::new(),
-            origin: Origin::New,
-            source: "s".into(),
-            salience: 1.0,
-            superseded_on: None,
-            pinned: false,
-            context: 1.0,
-        }
+        Fact { salience: 1.0, ..Fact::new(topic, date.parse::<Date>().unwrap(), text, Origin::New, "s") }
     }
 
     #[test]
