@@ -359,6 +359,21 @@ pub static RESOLVED_DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// Parenthesised remarks holding a year: date annotations, the author's or ours.
+static DATE_REMARK_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\s?\((?:[^()]*?\b\d{4}\b[^()]*)\)").expect("valid regex"));
+
+/// A fact text without the dates it carries (annotations in parentheses and dates written
+/// in place of their words), for judging and comparing what it says.
+pub fn without_dates(text: &str) -> std::borrow::Cow<'_, str> {
+    match DATE_REMARK_RE.replace_all(text, "") {
+        std::borrow::Cow::Borrowed(t) => RESOLVED_DATE_RE.replace_all(t, ""),
+        std::borrow::Cow::Owned(t) => {
+            std::borrow::Cow::Owned(RESOLVED_DATE_RE.replace_all(&t, "").into_owned())
+        }
+    }
+}
+
 /// The resolved dates a fact text carries, as [`DatePoint`] renders them (`2023-05-07`,
 /// `week of 2023-05-01`), however they are written.
 pub fn resolved_dates(text: &str) -> std::collections::BTreeSet<String> {

@@ -8,9 +8,6 @@
 //! edit is never rewritten: a duplicate of it is dropped instead.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::LazyLock;
-
-use regex::Regex;
 
 use crate::fact::{Fact, Origin};
 use crate::text::{compare_tokens, is_function_word, stable_hash};
@@ -27,16 +24,11 @@ const HASHES: usize = BANDS * ROWS;
 /// A bucket this large is a very common shingle run: compare only its first members.
 const MAX_BUCKET: usize = 64;
 
-/// Parenthesised remarks holding a year: date annotations.
-static ANNOTATION_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\s?\((?:[^()]*?\b\d{4}\b[^()]*)\)").expect("valid regex"));
-
 /// The shingle set of a text (hashes), its dates left out: a leading day (hand-edited lines
 /// keep theirs in the text), annotations, and dates written in place of their words.
 pub fn shingles(text: &str) -> BTreeSet<u64> {
     let text = crate::orient::without_line_day(text.trim_start());
-    let stripped = ANNOTATION_RE.replace_all(text, "");
-    let stripped = crate::dates::RESOLVED_DATE_RE.replace_all(&stripped, "");
+    let stripped = crate::dates::without_dates(text);
     let toks: Vec<String> = compare_tokens(&stripped);
     let mut out = BTreeSet::new();
     for t in &toks {

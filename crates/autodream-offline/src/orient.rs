@@ -78,17 +78,16 @@ pub struct Oriented {
     pub problems: Vec<String>,
 }
 
-/// An ISO day, or a day written `8 May 2023`.
+/// An ISO day, or a day written `8 May 2023` (read by the absolute-date resolver; the year
+/// is written, so the anchor it takes for a missing year plays no part).
 fn parse_date(s: &str) -> Option<Date> {
     if let Ok(d) = s.parse::<Date>() {
         return Some(d);
     }
-    let mut parts = s.split(' ');
-    let day: i8 = parts.next()?.parse().ok()?;
-    let month = parts.next()?;
-    let year: i16 = parts.next()?.parse().ok()?;
-    let month = crate::dates::MONTH_NAMES.iter().position(|m| m.eq_ignore_ascii_case(month))? as i8 + 1;
-    Date::new(year, month, day).ok()
+    match crate::dates::find_absolute(s, Date::MIN).as_slice() {
+        [(0, end, crate::dates::DatePoint::Day(d))] if *end == s.len() => Some(*d),
+        _ => None,
+    }
 }
 
 /// Is this a file the engine wrote? By the engine's record of what it wrote. Without a

@@ -82,9 +82,6 @@ static DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
-/// Parenthesised annotations, removed before the words are scored.
-static ANNOTATION_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\s?\((?:[^()]*?\b\d{4}\b[^()]*)\)").expect("valid regex"));
 static REACTION_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:that|this|it|those|these|what a|how|sounds|looks|so|such)\b.*\b(?:looks?|sounds?|seems?|must|great|awesome|amazing|cool|nice|fun|cute|beautiful|gorgeous|delicious|yum|incredible|wonderful|lovely)\b")
         .expect("valid regex")
@@ -124,8 +121,8 @@ impl Scorer {
     /// Scores a fact of a topic whose subject (the person, or "the user") is `subject`.
     pub fn score_about(&self, text: &str, subject: Option<&str>) -> Scored {
         let has_date = DATE_RE.is_match(text) || crate::dates::RESOLVED_DATE_RE.is_match(text);
-        let stripped = ANNOTATION_RE.replace_all(text, "");
-        let stripped = crate::dates::RESOLVED_DATE_RE.replace_all(&stripped, "");
+        // Dates count through the factor, not as words.
+        let stripped = crate::dates::without_dates(text);
         let mut base = 0.0f32;
         let mut keys: Vec<(u64, f32)> = Vec::new();
         let ws = words(&stripped);
