@@ -3,8 +3,8 @@
 //! The budget is a share (`memory_budget_ratio`) of all input reviewed so far, capped by
 //! `memory_budget_max_bytes`. Facts are chosen greedily by worth per byte: salience ×
 //! recency × a weight (how it was said, pinned notes first, superseded history last),
-//! divided by the bytes the fact adds — a fact joining a line (or a day) already started
-//! costs less than one opening it, so the greedy requeues a day's facts when it opens.
+//! divided by the bytes the fact adds — a fact joining a line already started costs less
+//! than one opening it, so the greedy requeues a day's facts when a line opens.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -12,7 +12,6 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use jiff::civil::Date;
 
 use crate::fact::{Fact, Origin};
-use crate::render::Layout;
 use crate::salience::Scored;
 
 /// Pinned facts (daily-log notes, "remember …", hand edits) are worth this much more.
@@ -51,13 +50,7 @@ fn weight(f: &Fact) -> f32 {
 /// Chooses facts for `available` bytes. Hand-edited facts are always kept (their cost is
 /// taken first). Returns the keep flags and each fact's static priority (worth per byte of
 /// a line of its own), used to trim when the rendered size overshoots.
-pub fn select(
-    facts: &[Fact],
-    scores: &[Scored],
-    available: usize,
-    today: Date,
-    layout: Layout,
-) -> (Vec<bool>, Vec<f32>) {
+pub fn select(facts: &[Fact], scores: &[Scored], available: usize, today: Date) -> (Vec<bool>, Vec<f32>) {
     let n = facts.len();
     let worth: Vec<f32> = facts
         .iter()
@@ -68,55 +61,50 @@ pub fn select(
     let mut keep = vec![false; n];
     let mut done = vec![false; n];
     let mut remaining = available as i64;
-    // Lines already opened (topic, group, day) and day headings already written (topic, day).
+    // Lines already opened: (topic, group, day).
     let mut open_lines: HashSet<(&str, u64, Date)> = HashSet::new();
-    let mut open_days: HashSet<(&str, Date)> = HashSet::new();
     let mut by_day: HashMap<(&str, Date), Vec<usize>> = HashMap::new();
     for (i, f) in facts.iter().enumerate() {
         by_day.entry((f.topic.as_str(), f.date)).or_default().push(i);
     }
-    // The bytes a fact adds now: its text, plus the line prefix and the day heading when it
-    // would be the first of its line or day.
-    let cost = |f: &Fact, open_lines: &HashSet<(&str, u64, Date)>, open_days: &HashSet<(&str, Date)>| {
+    // The bytes a fact adds now: its text, plus the line prefix when it would be the first
+    // of its line.
+    let cost = |f: &Fact, open_lines: &HashSet<(&str, u64, Date)>| {
         if f.superseded_on.is_some() || f.origin == Origin::Edited {
             return (f.line_cost(), 0);
         }
-        let (text, line) = if open_lines.contains(&(f.topic.as_str(), f.group, f.date)) {
+        if open_lines.contains(&(f.topic.as_str(), f.group, f.date)) {
             (f.join_cost(), 0)
         } else {
             (f.join_cost(), f.line_cost() - f.join_cost())
-        };
-        let day =
-            if open_days.contains(&(f.topic.as_str(), f.date)) { 0 } else { layout.day_heading_cost(f.date) };
-        (text, line + day)
+        }
     };
-    // For ranking, a line's or day's opening cost is shared by the facts that may join it:
-    // charged whole to the first, it would keep a day of several good facts from ever
-    // opening because no single one of them pays for the heading.
+    // For ranking, a line's opening cost is shared by the facts of its day that may join
+    // it: charged whole to the first, it would keep a line of several good facts from ever
+    // opening because no single one of them pays for the prefix.
     let sharers = |f: &Fact| by_day[&(f.topic.as_str(), f.date)].len().clamp(1, OPENING_SHARERS) as f32;
     for (i, f) in facts.iter().enumerate().filter(|(_, f)| f.origin == Origin::Edited) {
-        let (text, opening) = cost(f, &open_lines, &open_days);
+        let (text, opening) = cost(f, &open_lines);
         remaining -= (text + opening) as i64;
         keep[i] = true;
         done[i] = true;
-        open_days.insert((f.topic.as_str(), f.date));
     }
-    let priority = |i: usize, ol: &HashSet<(&str, u64, Date)>, od: &HashSet<(&str, Date)>| {
-        let (text, opening) = cost(&facts[i], ol, od);
+    let priority = |i: usize, ol: &HashSet<(&str, u64, Date)>| {
+        let (text, opening) = cost(&facts[i], ol);
         (worth[i] / (text as f32 + opening as f32 / sharers(&facts[i]))).to_bits()
     };
     // Priorities are non-negative floats, whose bit patterns order like the floats.
     let mut heap: BinaryHeap<(u32, Reverse<usize>)> =
-        (0..n).filter(|&i| !done[i]).map(|i| (priority(i, &open_lines, &open_days), Reverse(i))).collect();
+        (0..n).filter(|&i| !done[i]).map(|i| (priority(i, &open_lines), Reverse(i))).collect();
     while let Some((bits, Reverse(i))) = heap.pop() {
         // Opening a line only makes facts cheaper, so a fact's newest entry is its highest:
         // anything else popped is a stale entry of a fact already decided.
-        if done[i] || bits != priority(i, &open_lines, &open_days) {
+        if done[i] || bits != priority(i, &open_lines) {
             continue;
         }
         done[i] = true;
         let f = &facts[i];
-        let (text, opening) = cost(f, &open_lines, &open_days);
+        let (text, opening) = cost(f, &open_lines);
         let c = text + opening;
         if c as i64 > remaining {
             continue;
@@ -126,13 +114,11 @@ pub fn select(
         if f.superseded_on.is_some() {
             continue;
         }
-        let new_line = open_lines.insert((f.topic.as_str(), f.group, f.date));
-        let new_day = open_days.insert((f.topic.as_str(), f.date));
-        if new_line || new_day {
-            // The day's other facts just became cheaper: queue them at their new worth.
+        if open_lines.insert((f.topic.as_str(), f.group, f.date)) {
+            // The line's other facts just became cheaper: queue them at their new worth.
             for &j in &by_day[&(f.topic.as_str(), f.date)] {
                 if !done[j] {
-                    heap.push((priority(j, &open_lines, &open_days), Reverse(j)));
+                    heap.push((priority(j, &open_lines), Reverse(j)));
                 }
             }
         }
@@ -176,14 +162,14 @@ mod tests {
         let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
         let today: Date = "2023-01-03".parse().unwrap();
         let budget = facts[1].line_cost() + facts[3].line_cost();
-        let (keep, _) = select(&facts, &scores, budget, today, Layout { date_headings: false });
+        let (keep, _) = select(&facts, &scores, budget, today);
         // Small talk is never worth its bytes; two of the three informative facts fit.
         assert!(!keep[0]);
         assert_eq!(keep.iter().filter(|k| **k).count(), 2);
         let used: usize = facts.iter().zip(&keep).filter(|(_, k)| **k).map(|(f, _)| f.line_cost()).sum();
         assert!(used <= budget);
         // With room for everything, everything informative is kept.
-        let (all, _) = select(&facts, &scores, 10_000, today, Layout { date_headings: false });
+        let (all, _) = select(&facts, &scores, 10_000, today);
         assert_eq!(all, [true, true, true, true]);
     }
 
@@ -197,8 +183,7 @@ mod tests {
         let facts = vec![a, b];
         let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
         let budget = facts[0].line_cost() + facts[1].join_cost();
-        let (keep, _) =
-            select(&facts, &scores, budget, "2023-01-01".parse().unwrap(), Layout { date_headings: false });
+        let (keep, _) = select(&facts, &scores, budget, "2023-01-01".parse().unwrap());
         assert_eq!(keep, [true, true]);
     }
 
@@ -209,8 +194,7 @@ mod tests {
         e.origin = Origin::Edited;
         let facts = vec![e, fact("Kundalini yoga.", "2023-01-01", 2)];
         let scores: Vec<_> = facts.iter().map(|f| scorer.score(&f.text)).collect();
-        let (keep, _) =
-            select(&facts, &scores, 5, "2023-01-01".parse().unwrap(), Layout { date_headings: false });
+        let (keep, _) = select(&facts, &scores, 5, "2023-01-01".parse().unwrap());
         assert_eq!(keep, [true, false]);
     }
 }

@@ -51,7 +51,6 @@ use autodream_core::memdir::{INDEX_FILE, write_atomic};
 use crate::extract::Topics;
 use crate::fact::{Fact, Origin};
 use crate::orient::ARCHIVE_DIR;
-use crate::render::Layout;
 use crate::salience::{Scored, Scorer};
 use crate::state::{EngineState, fact_hash, line_hash};
 
@@ -65,7 +64,6 @@ const ARCHIVE_CAP_FACTOR: u64 = 8;
 #[derive(Debug, Clone)]
 pub struct OfflineEngine {
     tz: TimeZone,
-    layout: Layout,
 }
 
 impl Default for OfflineEngine {
@@ -77,18 +75,12 @@ impl Default for OfflineEngine {
 impl OfflineEngine {
     /// An engine that dates facts in the local time zone (`TZ`).
     pub fn new() -> OfflineEngine {
-        OfflineEngine { tz: autodream_core::clock::local_tz(), layout: Layout::default() }
+        OfflineEngine { tz: autodream_core::clock::local_tz() }
     }
 
     /// An engine that dates facts in `tz` (the evaluation uses UTC).
     pub fn with_time_zone(tz: TimeZone) -> OfflineEngine {
-        OfflineEngine { tz, layout: Layout::default() }
-    }
-
-    /// Changes the topic file layout.
-    pub fn with_layout(mut self, layout: Layout) -> OfflineEngine {
-        self.layout = layout;
-        self
+        OfflineEngine { tz }
     }
 }
 
@@ -372,7 +364,7 @@ impl OfflineEngine {
             })
             .sum();
         let mut available = budget.saturating_sub(foreign_bytes + overhead + index_other);
-        let (mut keep, priority) = budget::select(facts, scores, available, today, self.layout);
+        let (mut keep, priority) = budget::select(facts, scores, available, today);
         let mut refined = false;
         loop {
             let kept: Vec<&Fact> = facts.iter().zip(&keep).filter(|(_, k)| **k).map(|(f, _)| f).collect();
@@ -382,7 +374,7 @@ impl OfflineEngine {
             if !refined && total + 64 < budget {
                 refined = true;
                 available += budget - total - 32;
-                keep = budget::select(facts, scores, available, today, self.layout).0;
+                keep = budget::select(facts, scores, available, today).0;
                 continue;
             }
             if total <= budget || kept.iter().all(|f| f.origin == Origin::Edited) {
@@ -430,10 +422,7 @@ impl OfflineEngine {
             let updated = list.iter().map(|f| f.date).max().unwrap_or(today);
             let empty = Vec::new();
             let notes = oriented.notes.get(slug).unwrap_or(&empty);
-            files.insert(
-                rel.clone(),
-                render::topic_file(info, &description, updated, notes, &list, self.layout),
-            );
+            files.insert(rel.clone(), render::topic_file(info, &description, updated, notes, &list));
             entries.push(render::index_entry(&info.title, &rel, &hook));
         }
         let staging = ctx.staging.to_path_buf();

@@ -30,22 +30,6 @@ pub fn long_date(d: Date) -> String {
     format!("{} {} {}", d.day(), crate::dates::MONTH_NAMES[(d.month() - 1) as usize], d.year())
 }
 
-/// Layout choices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Layout {
-    /// A `## 8 May 2023` heading before the facts learned on each day, for a file read as a
-    /// diary. Off by default: every line already opens with its day, and a heading would
-    /// spend the memory's byte budget saying it twice.
-    pub date_headings: bool,
-}
-
-impl Layout {
-    /// Bytes of the heading that opens a day's facts (0 without headings).
-    pub fn day_heading_cost(&self, d: Date) -> usize {
-        if self.date_headings { 3 + long_date(d).len() + 1 } else { 0 }
-    }
-}
-
 /// Facts in writing order: current ones by date, then by the order their line first
 /// appeared; facts of one line together in their order.
 pub fn ordered<'a>(facts: &[&'a Fact]) -> Vec<&'a Fact> {
@@ -63,18 +47,11 @@ pub fn ordered<'a>(facts: &[&'a Fact]) -> Vec<&'a Fact> {
 }
 
 /// The body lines for facts (current or superseded), grouped by line.
-fn fact_lines(facts: &[&Fact], layout: Layout, out: &mut String) {
+fn fact_lines(facts: &[&Fact], out: &mut String) {
     let facts = ordered(facts);
     let mut i = 0;
-    let mut last_day: Option<Date> = None;
     while i < facts.len() {
         let f = facts[i];
-        if f.superseded_on.is_none() && layout.date_headings && last_day != Some(f.date) {
-            out.push_str("## ");
-            out.push_str(&long_date(f.date));
-            out.push('\n');
-            last_day = Some(f.date);
-        }
         if f.origin == Origin::Edited {
             out.push_str("- ");
             out.push_str(&f.text);
@@ -154,7 +131,6 @@ pub fn topic_file(
     updated: Date,
     notes: &[String],
     facts: &[&Fact],
-    layout: Layout,
 ) -> String {
     let front = FrontMatter {
         name: Some(info.title.clone()),
@@ -171,11 +147,11 @@ pub fn topic_file(
         out.push('\n');
     }
     let (current, old): (Vec<&Fact>, Vec<&Fact>) = facts.iter().partition(|f| f.superseded_on.is_none());
-    fact_lines(&current, layout, &mut out);
+    fact_lines(&current, &mut out);
     if !old.is_empty() {
         out.push_str(SUPERSEDED_HEADING);
         out.push('\n');
-        fact_lines(&old, Layout { date_headings: false }, &mut out);
+        fact_lines(&old, &mut out);
     }
     out
 }
@@ -191,8 +167,8 @@ pub fn archive_file(info: &TopicInfo, facts: &[&Fact]) -> String {
     let mut out = front.render();
     out.push_str(&format!("# Archive: {}\n", info.title));
     let (current, old): (Vec<&Fact>, Vec<&Fact>) = facts.iter().partition(|f| f.superseded_on.is_none());
-    fact_lines(&current, Layout { date_headings: false }, &mut out);
-    fact_lines(&old, Layout { date_headings: false }, &mut out);
+    fact_lines(&current, &mut out);
+    fact_lines(&old, &mut out);
     out
 }
 
@@ -400,14 +376,7 @@ mod tests {
         let c = fact("Caroline researched adoption agencies.", "2023-05-25", 2, 0);
         let mut d = fact("Caroline works at a cafe.", "2023-05-08", 3, 0);
         d.superseded_on = Some("2023-06-01".parse().unwrap());
-        let text = topic_file(
-            &info(),
-            "desc",
-            "2023-05-25".parse().unwrap(),
-            &[],
-            &[&c, &b, &a, &d],
-            Layout { date_headings: false },
-        );
+        let text = topic_file(&info(), "desc", "2023-05-25".parse().unwrap(), &[], &[&c, &b, &a, &d]);
         assert_eq!(
             text,
             "---\nname: Caroline\ndescription: desc\ntype: user\nupdated: 2023-05-25\n---\n# Caroline\n\
@@ -415,16 +384,6 @@ mod tests {
              - 25 May 2023: Caroline researched adoption agencies.\n\
              ## Superseded\n- 8 May 2023 (superseded 1 June 2023): Caroline works at a cafe.\n"
         );
-        let with_days = topic_file(
-            &info(),
-            "d",
-            "2023-05-25".parse().unwrap(),
-            &[],
-            &[&a, &c],
-            Layout { date_headings: true },
-        );
-        assert!(with_days.contains("# Caroline\n## 8 May 2023\n- 8 May 2023: "));
-        assert!(with_days.contains("\n## 25 May 2023\n- 25 May 2023: "));
     }
 
     #[test]
