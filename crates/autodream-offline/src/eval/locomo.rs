@@ -152,8 +152,13 @@ pub fn load(path: &Path) -> Result<Vec<Sample>, EvalError> {
     let list = value.as_array().ok_or_else(|| {
         EvalError::Data(format!("{}: expected a JSON list of conversations", path.display()))
     })?;
+    // Name the conversation (1-based, as people count) along with the file.
     list.iter()
-        .map(|v| Sample::from_value(v).map_err(|e| EvalError::Data(format!("{}: {e}", path.display()))))
+        .enumerate()
+        .map(|(i, v)| {
+            Sample::from_value(v)
+                .map_err(|e| EvalError::Data(format!("{}: conversation {}: {e}", path.display(), i + 1)))
+        })
         .collect()
 }
 
@@ -284,6 +289,16 @@ mod tests {
         )
         .unwrap();
         Sample::from_value(&v).unwrap()
+    }
+
+    #[test]
+    fn a_bad_conversation_is_named_by_file_and_position() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("data.json");
+        std::fs::write(&path, r#"[{"sample_id":"a","conversation":{},"qa":[]},{"conversation":{}}]"#)
+            .unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(err.contains("data.json: conversation 2: a conversation has no sample_id"), "{err}");
     }
 
     #[test]
