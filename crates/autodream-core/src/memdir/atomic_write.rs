@@ -1,45 +1,48 @@
-//! The one way autodream writes a memory file: a temporary file in the same folder,
-//! `fsync`, `rename` over the target, then `fsync` of the folder. A reader sees the old
-//! bytes or the new bytes, never a mix, and a crash never leaves a half-written file.
+//! Atomic writes by absolute path, for callers that hold a path rather than a
+//! [`MemoryRoot`](super::safe_path::MemoryRoot): a temporary file in the same folder, `fsync`,
+//! `rename` over the target, then `fsync` of the folder. A reader sees the old bytes or the
+//! new bytes, never a mix, and a crash never leaves a half-written file.
+//!
+//! The walk never follows a symbolic link where the memory folder is concerned: a path with a
+//! `.dream` component (engine state, a staging copy) is walked from the memory folder above
+//! that component, component by component, and any other path has its parent folder opened as
+//! given and its file name checked. Code that knows its memory folder uses
+//! [`MemoryRoot`](super::safe_path::MemoryRoot) directly.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::fs::File;
+use std::path::{Component, Path, PathBuf};
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
+use super::STATE_DIR;
+use super::safe_path::MemoryRoot;
 
 /// Atomically replaces (or creates) `path` with `contents`, creating parent folders.
-/// Refuses to write through a symbolic link at `path`.
+/// Refuses to write through a symbolic link at `path`, and through any link below the memory
+/// folder when `path` lies in its `.dream/` folder.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(std::io::Error::other(format!(
-            "{} is a symbolic link; autodream does not write through links",
-            path.display()
-        )));
-    }
-    let tmp = temp_path(dir, path);
-    let result = (|| {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)?;
-        sync_dir(dir);
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    let (root, rel) = split_at_memory_folder(path)?;
+    MemoryRoot::create(&root)?.write_atomic(&rel, contents)?;
+    Ok(())
 }
 
-fn temp_path(dir: &Path, target: &Path) -> PathBuf {
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()))
+/// Splits `path` into the folder trusted as given and the part walked without following
+/// links: at the first `.dream` component (the memory folder is above it), else at the file name.
+fn split_at_memory_folder(path: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
+    let components: Vec<Component<'_>> = path.components().collect();
+    let at = components
+        .iter()
+        .position(|c| c.as_os_str() == STATE_DIR)
+        .or_else(|| components.len().checked_sub(1))
+        .filter(|&i| matches!(components.last(), Some(Component::Normal(_))) && i < components.len())
+        .ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{}: names no file", path.display()),
+            )
+        })?;
+    let root: PathBuf = components[..at].iter().collect();
+    let root = if root.as_os_str().is_empty() { PathBuf::from(".") } else { root };
+    let rel: PathBuf = components[at..].iter().collect();
+    Ok((root, rel))
 }
 
 /// Flushes a folder's entries (the rename) to disk; best effort.
@@ -52,6 +55,7 @@ pub fn sync_dir(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn replaces_contents_and_leaves_no_temp_files() {
@@ -65,7 +69,6 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("topic.md")]);
     }
 
-    #[cfg(unix)]
     #[test]
     fn refuses_to_write_through_a_symlink() {
         let tmp = tempfile::tempdir().unwrap();
@@ -75,5 +78,41 @@ mod tests {
         std::os::unix::fs::symlink(&outside, &link).unwrap();
         assert!(write_atomic(&link, b"evil").is_err());
         assert_eq!(fs::read_to_string(&outside).unwrap(), "keep");
+    }
+
+    #[test]
+    fn below_a_state_folder_no_link_is_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mem = tmp.path().join("memory");
+        let outside = tmp.path().join("outside");
+        fs::create_dir_all(mem.join(".dream/staging/t1/work")).unwrap();
+        fs::create_dir_all(&outside).unwrap();
+        // A link kept in a staging copy, and a link in place of the state folder.
+        std::os::unix::fs::symlink(&outside, mem.join(".dream/staging/t1/work/.archive")).unwrap();
+        let err = write_atomic(&mem.join(".dream/staging/t1/work/.archive/a.md"), b"x").unwrap_err();
+        assert!(err.to_string().contains(".dream/staging/t1/work/.archive is a symbolic link"), "{err}");
+        let mem2 = tmp.path().join("memory2");
+        fs::create_dir_all(&mem2).unwrap();
+        std::os::unix::fs::symlink(&outside, mem2.join(".dream")).unwrap();
+        assert!(write_atomic(&mem2.join(".dream/task.json"), b"{}").is_err());
+        assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+        // The ordinary case still creates the folders it needs.
+        write_atomic(&mem.join(".dream/history/t1/manifest.json"), b"{}").unwrap();
+        assert_eq!(fs::read(mem.join(".dream/history/t1/manifest.json")).unwrap(), b"{}");
+    }
+
+    #[test]
+    fn splits_at_the_first_state_folder() {
+        let (root, rel) = split_at_memory_folder(Path::new("/m/.dream/staging/t/work/a.md")).unwrap();
+        assert_eq!(
+            (root.as_path(), rel.as_path()),
+            (Path::new("/m"), Path::new(".dream/staging/t/work/a.md"))
+        );
+        let (root, rel) = split_at_memory_folder(Path::new("/m/sub/a.md")).unwrap();
+        assert_eq!((root.as_path(), rel.as_path()), (Path::new("/m/sub"), Path::new("a.md")));
+        let (root, rel) = split_at_memory_folder(Path::new("a.md")).unwrap();
+        assert_eq!((root.as_path(), rel.as_path()), (Path::new("."), Path::new("a.md")));
+        assert!(split_at_memory_folder(Path::new("/")).is_err());
+        assert!(split_at_memory_folder(Path::new("/m/..")).is_err());
     }
 }

@@ -2,17 +2,17 @@
 //!
 //! Appends are one `write(2)` on a file opened with `O_APPEND`, under an advisory lock, so
 //! concurrent writers (several agent sessions, the MCP server) never interleave or lose a
-//! line. Dreams read the entries written since their cursor in `.dream/`.
+//! line. Dreams read the entries written since their cursor in `.dream/`. The log file and
+//! its folders are opened from the memory folder without following links: a log folder that
+//! is a symbolic link is refused, never written through.
 
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use jiff::civil::{Date, Time};
 use jiff::{Timestamp, Zoned};
 use serde::{Deserialize, Serialize};
 
-use super::{LOGS_DIR, MemdirError};
+use super::{LOGS_DIR, MemdirError, MemoryRoot};
 use crate::clock::local_tz;
 
 /// One daily-log entry.
@@ -42,8 +42,12 @@ pub struct LogCursor {
 
 /// The log file for a local date.
 pub fn log_path(memory_dir: &Path, date: Date) -> PathBuf {
-    memory_dir
-        .join(LOGS_DIR)
+    memory_dir.join(log_rel(date))
+}
+
+/// The log file for a local date, relative to the memory directory.
+fn log_rel(date: Date) -> PathBuf {
+    Path::new(LOGS_DIR)
         .join(format!("{:04}", date.year()))
         .join(format!("{:02}", date.month()))
         .join(format!("{date}.md"))
@@ -60,20 +64,10 @@ pub fn append(memory_dir: &Path, now: &Zoned, text: &str) -> Result<PathBuf, Mem
     if text.is_empty() {
         return Err(MemdirError::Invalid("nothing to log: the entry is empty".into()));
     }
-    let path = log_path(memory_dir, now.date());
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| MemdirError::io(dir, e))?;
-    }
+    let rel = log_rel(now.date());
     let line = format!("- [{:02}:{:02}] {text}\n", now.hour(), now.minute());
-    let mut f =
-        OpenOptions::new().create(true).append(true).open(&path).map_err(|e| MemdirError::io(&path, e))?;
-    // The advisory lock keeps cooperating writers (and readers taking a cursor) in order;
-    // O_APPEND plus a single write already keeps each line whole.
-    f.lock().map_err(|e| MemdirError::io(&path, e))?;
-    let res = f.write_all(line.as_bytes());
-    let _ = f.unlock();
-    res.map_err(|e| MemdirError::io(&path, e))?;
-    Ok(path)
+    MemoryRoot::create(memory_dir)?.append(&rel, line.as_bytes())?;
+    Ok(memory_dir.join(rel))
 }
 
 /// Parses one log line: `- [HH:MM] text`, or any other non-empty line as a stamp-less entry.
@@ -176,6 +170,38 @@ mod tests {
             "- [13:56] use rebase, not merge\n- [14:02] second\n"
         );
         assert!(append(tmp.path(), &zoned("2026-05-08T14:02:00Z"), " \n ").is_err());
+    }
+
+    #[test]
+    fn appends_never_go_through_a_link() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir_all(outside.join("2026/05")).unwrap();
+        std::fs::write(outside.join("2026/05/2026-05-08.md"), "keep\n").unwrap();
+        std::fs::write(outside.join("file.md"), "keep\n").unwrap();
+        let now = zoned("2026-05-08T13:56:00Z");
+        // The logs folder is a link to a folder.
+        let mem = tmp.path().join("m1");
+        std::fs::create_dir_all(&mem).unwrap();
+        symlink(&outside, mem.join("logs")).unwrap();
+        let err = append(&mem, &now, "secret").unwrap_err();
+        assert!(err.to_string().contains("logs is a symbolic link"), "{err}");
+        // The day's log file is a link to a file.
+        let mem = tmp.path().join("m2");
+        std::fs::create_dir_all(mem.join("logs/2026/05")).unwrap();
+        symlink(outside.join("file.md"), mem.join("logs/2026/05/2026-05-08.md")).unwrap();
+        let err = append(&mem, &now, "secret").unwrap_err();
+        assert!(err.to_string().contains("logs/2026/05/2026-05-08.md is a symbolic link"), "{err}");
+        // A month folder swapped for a link after an append is refused at the next one.
+        let mem = tmp.path().join("m3");
+        append(&mem, &now, "first").unwrap();
+        std::fs::rename(mem.join("logs/2026/05"), mem.join("logs/2026/05-real")).unwrap();
+        symlink(outside.join("2026/05"), mem.join("logs/2026/05")).unwrap();
+        assert!(append(&mem, &now, "second").is_err());
+        assert_eq!(std::fs::read_to_string(outside.join("2026/05/2026-05-08.md")).unwrap(), "keep\n");
+        assert_eq!(std::fs::read_to_string(outside.join("file.md")).unwrap(), "keep\n");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 2);
     }
 
     #[test]

@@ -8,15 +8,21 @@
 //!   .consolidate-lock           the lock; its mtime is "last consolidated at"
 //!   .dream/                     engine state: task, scan stamp, history, staging
 //! ```
+//!
+//! Nothing below the memory folder is ever written through a symbolic link: every writer
+//! goes through [`safe_path::MemoryRoot`], which walks each path from the memory folder with
+//! `openat(O_NOFOLLOW)` and refuses a link with an error naming it.
 
 pub mod atomic_write;
 pub mod daily_log;
 pub mod index;
+pub mod safe_path;
 pub mod topic;
 
 use std::path::{Path, PathBuf};
 
 pub use atomic_write::write_atomic;
+pub use safe_path::{MemoryRoot, SafePathError};
 
 /// The index file's name.
 pub const INDEX_FILE: &str = "MEMORY.md";
@@ -34,6 +40,8 @@ pub enum MemdirError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    Path(#[from] SafePathError),
 }
 
 impl MemdirError {
@@ -50,23 +58,24 @@ pub struct InitReport {
 }
 
 /// Creates MEMORY.md, `logs/` and `.dream/` where missing; never overwrites anything.
+/// A symbolic link in place of `logs/` or `.dream/` is refused (autodream would write
+/// through it later); a linked MEMORY.md is left alone.
 pub fn init(memory_dir: &Path) -> Result<InitReport, MemdirError> {
     let mut report = InitReport::default();
-    std::fs::create_dir_all(memory_dir).map_err(|e| MemdirError::io(memory_dir, e))?;
+    let root = MemoryRoot::create(memory_dir)?;
     for dir in [LOGS_DIR, STATE_DIR] {
         let p = memory_dir.join(dir);
-        if p.is_dir() {
-            report.existing.push(p);
-        } else {
-            std::fs::create_dir_all(&p).map_err(|e| MemdirError::io(&p, e))?;
+        if root.ensure_dir(dir)? {
             report.created.push(p);
+        } else {
+            report.existing.push(p);
         }
     }
     let index = memory_dir.join(INDEX_FILE);
-    match std::fs::OpenOptions::new().write(true).create_new(true).open(&index) {
-        Ok(_) => report.created.push(index),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => report.existing.push(index),
-        Err(e) => return Err(MemdirError::io(&index, e)),
+    if root.create_new(INDEX_FILE, INITIAL_INDEX.as_bytes())? {
+        report.created.push(index);
+    } else {
+        report.existing.push(index);
     }
     Ok(report)
 }
@@ -115,4 +124,70 @@ fn walk(root: &Path, dir: &Path, out: &mut TopicListing) -> Result<(), MemdirErr
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let mem = tmp.path().join("memory");
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir_all(&mem).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("keep.md"), "keep\n").unwrap();
+        (tmp, mem, outside)
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn init_creates_what_is_missing_and_nothing_more() {
+        let (_tmp, mem, _) = dirs();
+        let first = init(&mem).unwrap();
+        assert_eq!(first.created.len(), 3);
+        assert_eq!(entries(&mem), [".dream", "MEMORY.md", "logs"]);
+        let again = init(&mem).unwrap();
+        assert!(again.created.is_empty());
+        assert_eq!(again.existing.len(), 3);
+    }
+
+    #[test]
+    fn init_refuses_a_linked_state_or_logs_folder() {
+        for name in [STATE_DIR, LOGS_DIR] {
+            let (_tmp, mem, outside) = dirs();
+            symlink(&outside, mem.join(name)).unwrap();
+            let err = init(&mem).unwrap_err();
+            assert!(
+                matches!(&err, MemdirError::Path(e) if e.is_symlink())
+                    && err.to_string().contains(&format!("{name} is a symbolic link")),
+                "{err}"
+            );
+            assert_eq!(entries(&outside), ["keep.md"]);
+        }
+    }
+
+    #[test]
+    fn init_leaves_a_linked_index_or_a_folder_linked_to_a_file_alone() {
+        let (_tmp, mem, outside) = dirs();
+        symlink(outside.join("keep.md"), mem.join(INDEX_FILE)).unwrap();
+        let report = init(&mem).unwrap();
+        assert!(report.existing.contains(&mem.join(INDEX_FILE)));
+        assert_eq!(std::fs::read_to_string(outside.join("keep.md")).unwrap(), "keep\n");
+        // `logs` as a link to a file is refused like a link to a folder.
+        let (_tmp2, mem2, outside2) = dirs();
+        symlink(outside2.join("keep.md"), mem2.join(LOGS_DIR)).unwrap();
+        assert!(init(&mem2).is_err());
+        assert_eq!(std::fs::read_to_string(outside2.join("keep.md")).unwrap(), "keep\n");
+        assert_eq!(entries(&outside2), ["keep.md"]);
+    }
 }
