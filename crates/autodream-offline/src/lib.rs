@@ -25,6 +25,7 @@
 //! reaches a file. [`eval`] measures the result on the LoCoMo benchmark.
 
 pub mod budget;
+pub mod coding;
 pub mod dates;
 pub mod dedup;
 pub mod eval;
@@ -109,6 +110,9 @@ impl Engine for OfflineEngine {
     }
 
     fn dream(&self, ctx: &DreamContext<'_>) -> Result<EngineSummary, EngineError> {
+        if is_coding_input(ctx) {
+            return coding::dream(ctx, &self.tz);
+        }
         let today = ctx.now.to_zoned(self.tz.clone()).date();
         let mut notes = Vec::new();
         let (state, state_note) = EngineState::load(ctx.staging);
@@ -322,6 +326,20 @@ impl Engine for OfflineEngine {
             notes,
         })
     }
+}
+
+/// Is this dream's input a coding agent's sessions (no named speakers) rather than a
+/// conversation between people? The coding path also keeps a memory it started: a folder
+/// whose record is the coding one stays on it.
+fn is_coding_input(ctx: &DreamContext<'_>) -> bool {
+    let named =
+        ctx.sessions.iter().flat_map(|s| &s.turns).any(|t| t.is_conversation() && t.speaker.is_some());
+    if named {
+        return false;
+    }
+    let conversation_record = ctx.staging.join(state::STATE_PATH).is_file();
+    let coding_record = ctx.staging.join(coding::provenance::PROVENANCE_PATH).is_file();
+    coding_record || !conversation_record || !ctx.sessions.is_empty()
 }
 
 fn project_name(dir: &Path) -> Option<String> {

@@ -260,7 +260,7 @@ fn loaded_fact(
     Fact { group, seq, superseded_on, ..Fact::new(topic, date, text.trim(), origin, source) }
 }
 
-fn read_foreign_file(rel: &str, text: &str) -> ForeignFile {
+pub fn read_foreign_file(rel: &str, text: &str) -> ForeignFile {
     let topic = Topic::parse(text);
     let slug = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".md").to_string();
     let front = topic.front.clone().unwrap_or_default();

@@ -1,0 +1,596 @@
+//! Durable or one-off: which of the user's sentences a new session should know.
+//!
+//! The test a careful curator applies is "would the next session act differently for knowing
+//! this?". Standing instructions ("always …", "never …", "we use …", "don't X, do Y"),
+//! corrections ("no, specs live in spec/"), project facts (names, ports, branches, commands,
+//! paths, environments, versions), people and their roles, decisions with their reasons,
+//! dates and deadlines, and where things live pass it. One-off task requests ("Add a filter",
+//! "Pull main and rebase"), questions, approvals, status chatter and problem reports ("the
+//! job blows up") do not: they expire with the task.
+//!
+//! The rules read the shape of a sentence (does it open with an order? ask? report a
+//! failure? bind a name to a value?) and a few families of words, in English and Chinese; no
+//! rule looks for a particular project's vocabulary.
+
+use std::sync::LazyLock;
+
+use jiff::civil::Date;
+use regex::Regex;
+
+use crate::dates;
+use crate::text::is_cjk;
+
+/// What kind of memory a kept sentence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A standing instruction or preference ("always …", "we use …", "X, not Y").
+    Preference,
+    /// A correction of the agent ("No, specs live in spec/").
+    Correction,
+    /// Who someone is and what they own or approve.
+    Person,
+    /// A choice, with its reason.
+    Decision,
+    /// Something changed ("we moved from X to Y").
+    Update,
+    /// A deadline or a dated event ahead.
+    Date,
+    /// Where something lives (a URL, a document, a dashboard).
+    Reference,
+    /// A fact about the project (a name, port, branch, command, path, environment, version).
+    Fact,
+}
+
+/// Why a sentence was not kept (counted in the dream's summary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dropped {
+    /// Too short to stand alone, or nothing but chatter.
+    Chatter,
+    /// A question.
+    Question,
+    /// An order for the task at hand.
+    Request,
+    /// A report of a failure, or the state of the moment.
+    Status,
+    /// It holds a secret or personal data.
+    Secret,
+    /// Nothing in it a later session could use.
+    NotDurable,
+}
+
+/// A sentence judged worth keeping.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kept {
+    pub kind: Kind,
+    /// The sentence without its discourse lead-in ("OK, so", "Heads up:", "另外").
+    pub text: String,
+    /// It refers back to the sentence before it ("That's how we do all tests here").
+    pub refers_back: bool,
+}
+
+/// The verdict on one sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Keep(Kept),
+    /// Dropped; an order is remembered so that a kept sentence referring back to it can
+    /// take it along.
+    Drop(Dropped),
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("valid regex")
+}
+
+/// Words that open a sentence without adding to it.
+static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|note|reminder|plus|then|actually|hmm|whoa|wow|sorry|ah right|oh and|good catch)\b[\s,.:;!—–-]*)+",
+    )
+});
+static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:好的?|对的?|嗯|可以|行|另外|还有|顺便说一下|对了|补充一下|补充点背景|说两件事|几件事|通知一下|提醒一下|一是|二是|三是|首先|其次|然后|最后|不对|不是)[，,：:。！! ]*)+",
+    )
+});
+/// A short label before a colon ("Context:", "Before this merges:", "先说下环境：").
+static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
+/// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
+static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|deadline)\b|规矩|规范|规则|决定",
+    )
+});
+static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:no|nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^(?:不对|不是|错了)[，,。 ]")
+});
+
+static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:can|could|would|will|shall|should (?:we|i)|do|does|did|is|are|was|were|have|has|what|which|why|how|where|when|who|any idea|anything|wdyt)\b",
+    )
+});
+static QUESTION_END_ZH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:吗|呢|么|吧)[。！!]?$"));
+
+/// An order for the task at hand opens with its verb.
+static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please |pls |just |now |then |first |next,? |let'?s |go ahead and |can you |could you |you can |you could |maybe )*(?:add|fix|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note)\b|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
+    )
+});
+/// Orders that set a standing way of working ("Use yarn, not npm", "Prefer …", "Avoid …").
+static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please |pls |and |also )*(?:use|prefer|avoid|stick (?:to|with)|keep using|never|always|don'?t|do not|no more)\b",
+    )
+});
+/// Words that make a sentence a standing rule.
+static STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:always|never|every(?:thing| time| change| pr| commit| model| test)?|whenever|from now on|going forward|in the future|by default|no exceptions|conventions?|rules?|polic(?:y|ies)|must(?:n'?t)?|have to|has to|needs? (?:to|her|his|their|an?|the|its)|should(?:n'?t)?|don'?t|do not|does not|doesn'?t|not allowed|prefer(?:red|s)?|rather than|instead of|(?:we|they) (?:use|rely on|manage|keep|run|deploy|do|write|name|prefer|test|build|follow|ship|release|store|host|track)|we'?re on|we are on|in this (?:repo|repository|codebase|project|app|service)|across (?:the|this|all)|only (?:for|in|through|via|ever|go|goes|after|before)|all (?:of )?(?:our|the|new|dependency|tests|prs|changes|commands|code|components|dags|models|subgraph|schemas?)|here)\b|\b(?:use|uses|using) \S+(?: \S+)?,? (?:not|never|instead of|rather than) |一律|统一|都用|都要|都得|都必须|全部|所有|禁止|不要|别再?|必须|以后|只能|只在|规矩|规范|不收|要先|之前要|每个|每次|每周",
+    )
+});
+/// A preference stated in the first person.
+static FIRST_PERSON_PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^i (?:prefer|'d rather|would rather|like|love|hate|don'?t like|always|never|usually|want (?:all|every|you to always|you to never))\b|^我(?:喜欢|不喜欢|习惯|希望以后)",
+    )
+});
+/// The speaker's own plans and state for the moment ("I'll watch Jenkins").
+static FIRST_PERSON_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:i'?ll|i will|i'?m|i am|i need|i want|i'?d like|i just|i think|i guess|i have|i'?ve|i was|i did|i can|let me|i'?ll give|here'?s|here is|below|see below)\b|^(?:我先|我来|我已经|我刚|我要|我想|我放|我用|我把)",
+    )
+});
+/// A failure or the state of the moment.
+static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|bugs?|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regress(?:ed|ion)|errors?)\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
+    )
+});
+static CONDITIONAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:if|when|whenever|unless|in case)\b|如果|要是|万一"));
+/// Something changed.
+pub static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:switched|moved|migrated|replaced|upgraded|bumped|bumping|raised|raising|dropped|changed|change of plan|retired|deprecated|no longer|anymore|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|from \S+(?: \S+){0,3} to)\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到",
+    )
+});
+static DECISION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:decided|decision|we'?re going with|we are going with|we'?ll go with|chose|chosen|settled on|let me just decide|because|so that|so nobody|so we can|the reason|that'?s why)\b|决定|因为|所以|为了",
+    )
+});
+static ROLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|owner|review",
+    )
+});
+/// A capitalised word inside the sentence (a name), or a CJK name before a role.
+static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[\s(,;:])(\p{Lu}\p{Ll}+)\b"));
+static ZH_NAME_ROLE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批)|(?:归|找|给|问)\p{Han}{2,3}"));
+static EVENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:release[sd]?|freeze|launch(?:es|ed)?|goes out|go(?:es)? live|ships?|shipping|deadline|due|playtest|demo|submission|submit|review|expires?|expiry|cut-?over|planning|kickoff|sprint|milestone|v?\d+\.\d+(?:\.\d+)?)\b|上线|交付|提交|审核|截止|发布|过期|评审|演示|版本",
+    )
+});
+static URL: LazyLock<Regex> = LazyLock::new(|| re(r"https?://\S+"));
+static REFERENCE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:runbooks?|dashboards?|wiki|docs?/|documentation|figma|notion|confluence|design doc|spec doc|postmortem|readme|playbook|channel)\b|\S+\.md\b|文档|设计稿|复盘",
+    )
+});
+/// A value a later session would need verbatim: code spans, paths, identifiers, versions,
+/// ports, names.
+static SPECIFIC: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"`[^`]+`|\b\w+[./_:@#-]\w[\w./:@#-]*|\b\d+(?:\.\d+)*\b|\b\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*\b|\b\p{Lu}\p{Ll}+\b|[A-Za-z]{2,}",
+    )
+});
+static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:is|are|was|were|lives?|runs?|listens?|serves?|uses?|goes|go|stays?|has|have|called|named|hosted|stored|kept|points?|holds?|sits?|comes? from|belongs?|means|requires?|needs?|owns?|handles|reviews|approves|manage|live|wrote|exists?)\b|是|在|用|叫|走|归|存|放|跑在|地址|端口|锁在",
+    )
+});
+/// A secret word near a value that looks random.
+static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:passwords?|passwd|pwd|passphrase|secrets?|tokens?|api[ _-]?keys?|keys?|credentials?|pat)\b|密码|密钥|口令|令牌|秘钥",
+    )
+});
+static PERSONAL_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b[\w.+-]+@(?:gmail|googlemail|yahoo|hotmail|outlook|live|icloud|me|proton(?:mail)?|qq|163|126|aol|gmx|mail|yandex)\.[a-z.]+\b",
+    )
+});
+
+/// Does a token look like a generated secret (mixed letters and digits, long or mixed case)?
+pub fn looks_random(token: &str) -> bool {
+    let t = token.trim_matches(|c: char| !c.is_alphanumeric());
+    if t.len() < 8 {
+        return false;
+    }
+    let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
+    let upper = t.chars().filter(|c| c.is_ascii_uppercase()).count();
+    let lower = t.chars().filter(|c| c.is_ascii_lowercase()).count();
+    if digits == 0 || upper + lower == 0 {
+        return false;
+    }
+    let hexish = t.chars().all(|c| c.is_ascii_hexdigit());
+    (hexish && t.len() >= 16 && digits >= 4)
+        || (upper > 0 && lower > 0 && digits >= 2 && t.len() >= 10)
+        || (t.len() >= 20 && upper + lower >= 6 && digits >= 3)
+}
+
+/// Does the sentence hold a secret (a value beside a secret word, or a random-looking
+/// credential on its own) or personal data?
+pub fn holds_secret(text: &str) -> bool {
+    if text.contains(autodream_core::redact::MARKER_PREFIX) || PERSONAL_EMAIL.is_match(text) {
+        return true;
+    }
+    let tokens: Vec<&str> =
+        text.split(|c: char| c.is_whitespace() || matches!(c, '，' | '：' | '。' | '、')).collect();
+    let worded = SECRET_WORD.is_match(text);
+    tokens.iter().any(|t| {
+        let t = t.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '"' | '\'' | '(' | ')' | '`'));
+        if t.starts_with("0x") || t.contains("://") || t.contains('/') {
+            return false;
+        }
+        if looks_random(t) && (worded || t.len() >= 20) {
+            return true;
+        }
+        // A short password bound to a secret word: `密码 Mall@2026test`, `password is tundra-Hx92-quill`.
+        worded
+            && t.len() >= 8
+            && t.chars().any(|c| c.is_ascii_digit())
+            && t.chars().any(|c| c.is_ascii_alphabetic())
+            && t.chars().any(|c| matches!(c, '@' | '!' | '-' | '_' | '#' | '$' | '%'))
+            && t.chars().any(|c| c.is_ascii_uppercase())
+    })
+}
+
+/// Words in a sentence, CJK counted two characters to a word.
+fn word_count(text: &str) -> usize {
+    let latin =
+        text.split_whitespace().filter(|w| w.chars().any(|c| c.is_alphanumeric() && !is_cjk(c))).count();
+    let cjk = text.chars().filter(|&c| is_cjk(c)).count();
+    latin + cjk.div_ceil(2)
+}
+
+/// The sentence without its discourse lead-in, and whether that lead-in was a correction.
+pub fn without_lead(sentence: &str) -> (String, bool) {
+    let mut s = sentence.trim();
+    let mut correction = false;
+    for _ in 0..4 {
+        let before = s;
+        if CORRECTION_LEAD.is_match(s) {
+            correction = true;
+        }
+        if let Some(m) = LEAD_EN.find(s) {
+            // A lead-in word that is the whole subject ("Note Chloe reviews …" keeps "Chloe").
+            s = s[m.end()..].trim_start();
+        }
+        if let Some(m) = LEAD_ZH.find(s) {
+            s = s[m.end()..].trim_start();
+        }
+        if let Some(c) = LABEL.captures(s) {
+            let label = c.get(1).expect("group").as_str();
+            let rest = &s[c.get(0).expect("match").end()..];
+            if !MEANINGFUL_LABEL.is_match(label)
+                && word_count(label) <= 6
+                && word_count(rest) >= 3
+                && !label.contains('`')
+            {
+                s = rest;
+            }
+        }
+        if s == before {
+            break;
+        }
+    }
+    let mut text = s.to_string();
+    if let Some(first) = text.chars().next()
+        && first.is_lowercase()
+    {
+        // "specs live in spec/" → "Specs live in spec/", but never a code identifier.
+        let word: String = text.chars().take_while(|c| !c.is_whitespace()).collect();
+        if word.chars().all(|c| c.is_alphabetic() || c == '\'') {
+            text = first.to_uppercase().collect::<String>() + &text[first.len_utf8()..];
+        }
+    }
+    (text, correction)
+}
+
+fn is_question(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with('?')
+        || t.ends_with('？')
+        || QUESTION_END_ZH.is_match(t)
+        || (QUESTION_START.is_match(t) && !t.ends_with('.'))
+}
+
+/// Has the sentence a name bound to a role ("Priya is the PM", "Dana owns the nightly jobs",
+/// "王磊是前端负责人")?
+fn names_a_person(text: &str) -> bool {
+    if !ROLE.is_match(text) {
+        return false;
+    }
+    if ZH_NAME_ROLE.is_match(text) {
+        return true;
+    }
+    NAME.captures_iter(text).any(|c| {
+        let w = c.get(1).expect("group").as_str();
+        !COMMON_CAPITALISED.contains(&w.to_lowercase().as_str())
+    })
+}
+
+/// Capitalised words that are not names when they open a clause.
+const COMMON_CAPITALISED: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "we",
+    "our",
+    "you",
+    "your",
+    "they",
+    "their",
+    "it",
+    "its",
+    "he",
+    "she",
+    "his",
+    "her",
+    "if",
+    "when",
+    "and",
+    "but",
+    "so",
+    "also",
+    "please",
+    "any",
+    "every",
+    "all",
+    "no",
+    "never",
+    "always",
+    "use",
+    "don't",
+    "do",
+    "pr",
+    "ci",
+    "api",
+    "prs",
+    "tests",
+    "staging",
+    "prod",
+    "production",
+    "main",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// Judges one sentence. `anchor` is the day it was said (for dates ahead).
+pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
+    let (text, correction) = without_lead(sentence);
+    let trimmed = text.trim();
+    if holds_secret(trimmed) {
+        return Verdict::Drop(Dropped::Secret);
+    }
+    let words = word_count(trimmed);
+    if note {
+        if words == 0 {
+            return Verdict::Drop(Dropped::Chatter);
+        }
+        let kind = kind_of(trimmed, anchor, correction).unwrap_or(Kind::Fact);
+        return Verdict::Keep(Kept { kind, text: trimmed.to_string(), refers_back: false });
+    }
+    if words < 4 {
+        return Verdict::Drop(Dropped::Chatter);
+    }
+    if is_question(trimmed) {
+        return Verdict::Drop(Dropped::Question);
+    }
+    let standing = STANDING.is_match(trimmed);
+    let update = UPDATE.is_match(trimmed);
+    let decision = DECISION.is_match(trimmed);
+    let specific = SPECIFIC.find_iter(trimmed).count() > 0;
+    if IMPERATIVE.is_match(trimmed) && !STANDING_IMPERATIVE.is_match(trimmed) {
+        // "Please write that as a table-driven test" is an order; with "always", "from now
+        // on", "in this repo" it is a rule.
+        let rule = STRONG_STANDING.is_match(trimmed);
+        if !rule {
+            return Verdict::Drop(Dropped::Request);
+        }
+    }
+    if FIRST_PERSON_MOMENT.is_match(trimmed)
+        && !FIRST_PERSON_PREFERENCE.is_match(trimmed)
+        && !STRONG_STANDING.is_match(trimmed)
+    {
+        return Verdict::Drop(Dropped::Status);
+    }
+    if is_problem_report(trimmed) && !(update || decision || standing) {
+        return Verdict::Drop(Dropped::Status);
+    }
+    match kind_of(trimmed, anchor, correction) {
+        Some(kind) if specific || kind == Kind::Preference => Verdict::Keep(Kept {
+            kind,
+            text: trimmed.to_string(),
+            refers_back: REFERS_BACK.is_match(trimmed),
+        }),
+        _ => Verdict::Drop(Dropped::NotDurable),
+    }
+}
+
+/// Rules that hold even inside an order: "always", "never", "from now on", "every …".
+static STRONG_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:always|never|whenever|from now on|going forward|in the future|no exceptions|every time|(?:that'?s|this is) (?:how|the way|the convention|the rule)|all (?:of )?our|in this (?:repo|repository|codebase|project)|across (?:the|this|all))\b|一律|统一|以后都|以后要|禁止|不要再|别再",
+    )
+});
+/// A sentence that only makes sense with the one before it.
+static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:that'?s|that is|this is|it'?s|it is|those are|these are|same (?:rule|drill|thing))\b|^(?:这是|这就是|那是)",
+    )
+});
+
+fn is_problem_report(text: &str) -> bool {
+    let Some(m) = PROBLEM.find(text) else { return false };
+    // "… if a build fails" states where to look, not a failure.
+    !CONDITIONAL.is_match(&text[..m.start()])
+}
+
+fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
+    if correction && (STANDING.is_match(text) || DECLARATIVE.is_match(text)) {
+        return Some(Kind::Correction);
+    }
+    if names_a_person(text) {
+        return Some(Kind::Person);
+    }
+    if UPDATE.is_match(text) && DECLARATIVE.is_match(text) || UPDATE.is_match(text) && STANDING.is_match(text)
+    {
+        return Some(Kind::Update);
+    }
+    let dated =
+        !dates::find_relative(text, anchor).is_empty() || !dates::find_absolute(text, anchor).is_empty();
+    if dated && EVENT.is_match(text) {
+        return Some(Kind::Date);
+    }
+    if STANDING.is_match(text) || STANDING_IMPERATIVE.is_match(text) || FIRST_PERSON_PREFERENCE.is_match(text)
+    {
+        return Some(Kind::Preference);
+    }
+    if DECISION.is_match(text) {
+        return Some(Kind::Decision);
+    }
+    if URL.is_match(text) || REFERENCE_WORDS.is_match(text) && DECLARATIVE.is_match(text) {
+        return Some(Kind::Reference);
+    }
+    if DECLARATIVE.is_match(text) && has_value(text) {
+        return Some(Kind::Fact);
+    }
+    None
+}
+
+/// Does the sentence name something concrete: a code span, a path or identifier, a number,
+/// a product or person name, a CJK term next to Latin text?
+fn has_value(text: &str) -> bool {
+    static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"`[^`]+`|\b\w+[./_:@#-]\w[\w./:@#-]*|\b\d+(?:\.\d+)*\b|(?:^|\s)\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*\b|[\s(]\p{Lu}\p{Ll}+|\b[a-z]+[A-Z]\w*\b",
+        )
+    });
+    VALUE.is_match(text) || (text.chars().any(is_cjk) && text.chars().any(|c| c.is_ascii_alphabetic()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day() -> Date {
+        Date::constant(2026, 3, 4)
+    }
+
+    fn kept(s: &str) -> Option<Kind> {
+        match judge(s, day(), false) {
+            Verdict::Keep(k) => Some(k.kind),
+            Verdict::Drop(_) => None,
+        }
+    }
+
+    #[test]
+    fn standing_rules_people_facts_and_dates_are_kept() {
+        let cases = [
+            ("Use yarn, not npm, the repo is on yarn.lock and npm makes a mess of it.", Kind::Preference),
+            ("No, specs live in spec/, we use RSpec.", Kind::Correction),
+            (
+                "Priya is the PM for billing, and anything that touches pricing needs her sign-off on the PR.",
+                Kind::Person,
+            ),
+            ("Dana is our tech lead and she reviews every pull request.", Kind::Person),
+            ("The main branch is called trunk, not main.", Kind::Fact),
+            ("Context: service listens on 8081, Prometheus metrics on 9102.", Kind::Fact),
+            (
+                "CI is Jenkins, job ingestd-pr, console at https://ci.example.internal/job/x if a build fails.",
+                Kind::Fact,
+            ),
+            ("We switched the repo from yarn to pnpm on Friday.", Kind::Update),
+            ("The Q1 code freeze is in two weeks (Wednesday the 18th).", Kind::Date),
+            ("金额一律用 int64 存“分”，全项目禁止用 float64 表示金额。", Kind::Preference),
+            ("王磊是前端负责人，所有合到 main 的 PR 都要他 review。", Kind::Person),
+            ("Always use `bin/rails`, never bare `rails`, we rely on the binstubs.", Kind::Preference),
+        ];
+        for (s, kind) in cases {
+            assert_eq!(kept(s), Some(kind), "{s}");
+        }
+    }
+
+    #[test]
+    fn requests_questions_status_and_chatter_are_dropped() {
+        for s in [
+            "Add her as reviewer, handle is @priya-n.",
+            "Pull main and rebase #812 onto it.",
+            "Can you update the README and delete atlantis.yaml?",
+            "webhooks.test.ts failed on CI twice today, can you see if it's flaky or real",
+            "The reminders job blows up in the console.",
+            "Thanks, that's enough.",
+            "ok push it, I'll watch Jenkins",
+            "Remove the sentence at the top of the README.",
+            "Do not change the code yet.",
+            "帮我看看退款回调的日志。",
+            "你看下 internal/refund。",
+            "I need release notes for everything merged since last Monday.",
+        ] {
+            assert_eq!(kept(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn secrets_and_personal_data_drop_the_sentence() {
+        for s in [
+            "For local testing against staging Kafka, the SASL password is tundra-Hx92-quill.",
+            "admin 测试账号是 admin_qa，密码 Mall@2026test。",
+            "wandb 的 key 是 a9f3c27d18e64b05c2f9e7a1d3b6c8f0e2a4b6c8，你帮我 login 一下。",
+            "Also add the user's personal address dan.kowalski.1989@gmail.com as a test fixture.",
+        ] {
+            assert_eq!(judge(s, day(), false), Verdict::Drop(Dropped::Secret), "{s}");
+        }
+        assert!(!holds_secret("On rev D the SHT40 moved to I2C address 0x45 on the nRF52840."));
+    }
+
+    #[test]
+    fn lead_ins_go_meaningful_labels_stay() {
+        assert_eq!(
+            without_lead("Heads up: we moved staging to Fly.io."),
+            ("We moved staging to Fly.io.".into(), false)
+        );
+        assert_eq!(without_lead("No, specs live in spec/."), ("Specs live in spec/.".into(), true));
+        assert_eq!(
+            without_lead("Firmware rule: no malloc after init.").0,
+            "Firmware rule: no malloc after init."
+        );
+        assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
+    }
+}

@@ -1,0 +1,346 @@
+//! A memo: one fact of a developer's memory, and how it is written in its topic file.
+//!
+//! A memo line reads on its own: the user's sentence, dates made absolute, the day it was
+//! learned at the end (`- Specs live in spec/, we use RSpec (2026-01-12).`). A superseded
+//! memo moves under `## Superseded` and says when it was replaced
+//! (`- Staging is on Heroku (2026-01-12; replaced 2026-02-03).`). Lines the engine did not
+//! write (hand edits) are kept verbatim.
+
+use std::sync::LazyLock;
+
+use jiff::civil::Date;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use autodream_core::memdir::topic::Topic;
+
+use super::subjects::Subject;
+use crate::orient::SUPERSEDED_HEADING;
+
+/// Where a memo was learned: the session (or log file), when, and which entry.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Source {
+    /// The session id, or the daily-log file relative to the memory folder.
+    pub from: String,
+    /// When it was said (RFC 3339).
+    pub at: String,
+    /// The 1-based line of the transcript entry or log line.
+    pub line: usize,
+}
+
+/// One fact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Memo {
+    /// The topic file's stem.
+    pub topic: String,
+    pub text: String,
+    /// The day it was learned.
+    pub date: Date,
+    /// The day a newer statement replaced it.
+    pub replaced: Option<Date>,
+    /// A line someone else wrote into our file: kept verbatim, never superseded by rule.
+    pub edited: bool,
+    /// New in this dream.
+    pub new: bool,
+    pub sources: Vec<Source>,
+}
+
+static LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^- (?P<text>.+) \((?P<date>\d{4}-\d{2}-\d{2})(?:; replaced (?P<replaced>\d{4}-\d{2}-\d{2}))?\)\.?$",
+    )
+    .expect("valid regex")
+});
+
+impl Memo {
+    /// The line as written in a topic file.
+    pub fn line(&self) -> String {
+        if self.edited {
+            return format!("- {}", self.text);
+        }
+        let text = self.text.trim_end_matches(['.', '。']);
+        match self.replaced {
+            Some(on) => format!("- {text} ({}; replaced {on}).", self.date),
+            None => format!("- {text} ({}).", self.date),
+        }
+    }
+
+    /// Reads a bullet line back; `None` for a line that is not a bullet.
+    pub fn parse(topic: &str, line: &str, superseded: bool, fallback_date: Date) -> Option<Memo> {
+        let rest = line.strip_prefix("- ")?;
+        if let Some(c) = LINE_RE.captures(line) {
+            let date = c["date"].parse().ok()?;
+            let replaced = c.name("replaced").and_then(|m| m.as_str().parse().ok());
+            let replaced = if superseded { replaced.or(Some(date)) } else { replaced };
+            return Some(Memo {
+                topic: topic.to_string(),
+                text: c["text"].to_string(),
+                date,
+                replaced,
+                edited: false,
+                new: false,
+                sources: Vec::new(),
+            });
+        }
+        Some(Memo {
+            topic: topic.to_string(),
+            text: rest.to_string(),
+            date: fallback_date,
+            replaced: superseded.then_some(fallback_date),
+            edited: true,
+            new: false,
+            sources: Vec::new(),
+        })
+    }
+
+    /// The comparison key of the text: lowercase words, dates and punctuation left out.
+    pub fn key(&self) -> String {
+        key_of(&self.text)
+    }
+}
+
+/// The comparison key of a fact text.
+pub fn key_of(text: &str) -> String {
+    let without = crate::dates::without_dates(text);
+    without
+        .split(|c: char| !(c.is_alphanumeric() || crate::text::is_cjk(c)))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The words of a key, for near-duplicate detection (CJK as character pairs).
+fn tokens(key: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for w in key.split(' ') {
+        if w.chars().any(crate::text::is_cjk) {
+            let chars: Vec<char> = w.chars().collect();
+            for pair in chars.windows(2) {
+                out.insert(pair.iter().collect());
+            }
+            if chars.len() == 1 {
+                out.insert(w.to_string());
+            }
+        } else {
+            out.insert(w.to_string());
+        }
+    }
+    out
+}
+
+/// Do two fact texts say the same thing (nearly the same words)?
+pub fn same_fact(a: &str, b: &str) -> bool {
+    let (ka, kb) = (key_of(a), key_of(b));
+    if ka == kb {
+        return true;
+    }
+    let (ta, tb) = (tokens(&ka), tokens(&kb));
+    let inter = ta.intersection(&tb).count();
+    let union = ta.union(&tb).count().max(1);
+    inter * 10 >= union * 8
+}
+
+/// A topic file read back: its memos and the prose lines it holds besides them.
+pub struct ReadBack {
+    pub memos: Vec<Memo>,
+    pub notes: Vec<String>,
+}
+
+/// Reads one of our topic files.
+pub fn read_topic_file(topic: &str, text: &str, today: Date) -> ReadBack {
+    let parsed = Topic::parse(text);
+    let mut memos = Vec::new();
+    let mut notes = Vec::new();
+    let mut superseded = false;
+    for line in parsed.body.lines() {
+        let trimmed = line.trim_end();
+        if trimmed.starts_with('#') {
+            superseded = trimmed == SUPERSEDED_HEADING;
+            continue;
+        }
+        if trimmed.is_empty() {
+            continue;
+        }
+        match Memo::parse(topic, trimmed, superseded, today) {
+            Some(m) => memos.push(m),
+            None => notes.push(trimmed.to_string()),
+        }
+    }
+    ReadBack { memos, notes }
+}
+
+/// Renders a topic file: front matter as the agent's client writes it, the title, notes,
+/// current memos, then the superseded ones.
+pub fn topic_file(
+    subject: &Subject,
+    slug: &str,
+    description: &str,
+    notes: &[String],
+    memos: &[&Memo],
+) -> String {
+    let mut out = String::from("---\n");
+    out.push_str(&format!("name: {slug}\n"));
+    out.push_str(&format!("description: {}\n", yaml_scalar(description)));
+    out.push_str("metadata:\n");
+    out.push_str(&format!("  type: {}\n", subject.kind.as_str()));
+    out.push_str("---\n");
+    out.push_str(&format!("# {}\n\n", subject.title));
+    for n in notes {
+        out.push_str(n);
+        out.push('\n');
+    }
+    let (current, old): (Vec<&&Memo>, Vec<&&Memo>) = memos.iter().partition(|m| m.replaced.is_none());
+    for m in &current {
+        out.push_str(&m.line());
+        out.push('\n');
+    }
+    if !old.is_empty() {
+        out.push('\n');
+        out.push_str(SUPERSEDED_HEADING);
+        out.push('\n');
+        for m in &old {
+            out.push_str(&m.line());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn yaml_scalar(s: &str) -> String {
+    let s = s.replace(['\n', '\r'], " ");
+    let plain = !s.is_empty()
+        && !s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.ends_with([' ', ':']);
+    if plain { s } else { format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")) }
+}
+
+/// The most telling part of a fact, for an index hook: its first clause, or the whole
+/// sentence when it is short.
+pub fn gist(text: &str, max_chars: usize) -> String {
+    let text = text.trim().trim_end_matches(['.', '。']);
+    if text.chars().count() <= max_chars.min(70) {
+        return text.to_string();
+    }
+    let cuts = ["; ", " — ", ", so ", ", because ", ". ", "；", "。", ", and ", " so ", ", "];
+    for cut in cuts {
+        if let Some(pos) = text.find(cut) {
+            let head = &text[..pos];
+            let n = head.chars().count();
+            if (20..=max_chars).contains(&n) {
+                return head.to_string();
+            }
+        }
+    }
+    if let Some(pos) = text.find('，') {
+        let head = &text[..pos];
+        if (6..=max_chars).contains(&head.chars().count()) {
+            return head.to_string();
+        }
+    }
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    // A cut at a word boundary, marked as cut.
+    let mut out = String::new();
+    for word in text.split(' ') {
+        if out.chars().count() + word.chars().count() + 2 > max_chars {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.is_empty() {
+        out = text.chars().take(max_chars.saturating_sub(1)).collect();
+    }
+    out.push('…');
+    out
+}
+
+/// The index hook of a topic: the gists of its current memos, newest first, joined with
+/// "; " within `max_chars`.
+pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
+    let mut current: Vec<&&Memo> = memos.iter().filter(|m| m.replaced.is_none()).collect();
+    current.sort_by(|a, b| b.date.cmp(&a.date));
+    let mut out = String::new();
+    for m in current {
+        let room = max_chars.saturating_sub(out.chars().count() + if out.is_empty() { 0 } else { 2 });
+        if room < 25 {
+            break;
+        }
+        let g = gist(&m.text, room);
+        if g.ends_with('…') && !out.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(&g);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn memo(text: &str, date: &str, replaced: Option<&str>) -> Memo {
+        Memo {
+            topic: "t".into(),
+            text: text.into(),
+            date: date.parse().unwrap(),
+            replaced: replaced.map(|d| d.parse().unwrap()),
+            edited: false,
+            new: true,
+            sources: vec![],
+        }
+    }
+
+    #[test]
+    fn lines_round_trip() {
+        for m in [
+            memo("Use pnpm for everything", "2026-03-09", None),
+            memo("Staging is on Heroku", "2026-01-12", Some("2026-02-03")),
+        ] {
+            let back = Memo::parse("t", &m.line(), m.replaced.is_some(), Date::constant(2026, 1, 1)).unwrap();
+            assert_eq!(
+                (back.text.as_str(), back.date, back.replaced, back.edited),
+                (m.text.as_str(), m.date, m.replaced, false)
+            );
+        }
+        let hand = Memo::parse("t", "- a line I wrote myself", false, Date::constant(2026, 1, 1)).unwrap();
+        assert!(hand.edited);
+        assert_eq!(hand.line(), "- a line I wrote myself");
+    }
+
+    #[test]
+    fn hooks_are_sentences_newest_first_within_the_limit() {
+        let a = memo(
+            "Use yarn, not npm, the repo is on yarn.lock and npm makes a mess of it",
+            "2026-03-02",
+            Some("2026-03-09"),
+        );
+        let b = memo("yarn.lock is deleted; use pnpm for installs, scripts, everything", "2026-03-09", None);
+        let c =
+            memo("Never dump .env files; read .env.example to see which variables exist", "2026-03-04", None);
+        let h = hook(&[&a, &b, &c], 150);
+        assert!(
+            h.starts_with(
+                "yarn.lock is deleted; use pnpm for installs, scripts, everything; Never dump .env files"
+            ),
+            "{h}"
+        );
+        assert!(h.chars().count() <= 150);
+        assert!(!h.contains("npm makes a mess"));
+    }
+
+    #[test]
+    fn near_duplicates_are_the_same_fact() {
+        assert!(same_fact("We use RSpec, specs live in spec/.", "we use RSpec; specs live in spec/"));
+        assert!(!same_fact("We use RSpec.", "We use Pest, not PHPUnit classes."));
+    }
+}

@@ -1,0 +1,368 @@
+//! The offline engine on a coding agent's sessions: memory a developer wants loaded.
+//!
+//! A coding agent's transcripts name no speaker: the user talks to the agent about one
+//! project. What must survive is what the user told the agent that outlives the task:
+//! standing rules, corrections, project facts, people and roles, decisions and their
+//! reasons, dates ahead, and where things live. One dream:
+//!
+//! 1. **Orient**: our topic files are read back into memos (the engine's record in
+//!    [`provenance`] says which files are ours; a file it cannot prove it wrote is never
+//!    rewritten).
+//! 2. **Gather** ([`said`]): the user's own prose, out of everything a transcript holds.
+//! 3. **Consolidate** ([`durable`], [`updates`]): durable sentences become memos, dated and
+//!    with relative dates resolved; near-duplicates merge (their sources join); a statement
+//!    that names a value as gone or replaced supersedes the older facts that hold it.
+//! 4. **Write** ([`memo`], [`subjects`]): one file per subject, named after it, with front
+//!    matter as the agent's client writes it; the index line of each states its newest
+//!    current facts. Size follows the facts: nothing durable is dropped for a small input,
+//!    and only `memory_budget_max_bytes` bounds the whole.
+
+pub mod durable;
+pub mod memo;
+pub mod provenance;
+pub mod said;
+pub mod subjects;
+pub mod updates;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use jiff::tz::TimeZone;
+
+use autodream_core::engine::{DreamContext, EngineError, EngineSummary};
+use autodream_core::memdir::index::{self, IndexLine};
+use autodream_core::memdir::{INDEX_FILE, write_atomic};
+
+use crate::orient::{ForeignFile, read_foreign_file};
+use durable::{Dropped, Verdict};
+use memo::{Memo, Source};
+use provenance::Provenance;
+use said::SaidIn;
+use subjects::Subject;
+
+/// The longest index hook, in characters (the client's limit is 150).
+pub const HOOK_MAX_CHARS: usize = 140;
+/// The longest front matter description, in characters.
+pub const DESCRIPTION_MAX_CHARS: usize = 150;
+
+/// Counts of what a dream did, for its summary.
+#[derive(Debug, Default)]
+struct Tally {
+    new: usize,
+    merged: usize,
+    superseded: usize,
+    dropped: BTreeMap<Dropped, usize>,
+}
+
+/// Dreams over a coding agent's sessions (see the module docs).
+pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, EngineError> {
+    let today = ctx.now.to_zoned(tz.clone()).date();
+    let mut notes = Vec::new();
+    let (mut record, note) = Provenance::load(ctx.staging);
+    notes.extend(note);
+
+    // 1. Orient.
+    let mut memos: Vec<Memo> = Vec::new();
+    let mut file_notes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut foreign: Vec<ForeignFile> = Vec::new();
+    let mut own_slugs: BTreeMap<String, Subject> = BTreeMap::new();
+    for (rel, text) in memory_files(ctx.staging) {
+        let slug = rel.trim_end_matches(".md").to_string();
+        match record.files.get(&rel).and_then(|subject| subject_by_slug(subject)) {
+            Some(subject) => {
+                let back = memo::read_topic_file(&slug, &text, today);
+                for mut m in back.memos {
+                    m.sources = record.sources_of(&m.text);
+                    memos.push(m);
+                }
+                file_notes.insert(slug.clone(), back.notes);
+                own_slugs.insert(slug, subject);
+            }
+            None => foreign.push(read_foreign_file(&rel, &text)),
+        }
+    }
+    let kept_before = memos.len();
+    ctx.progress.turn(&format!("Read {kept_before} facts from {} topic files", own_slugs.len()), 0, &[]);
+    ctx.cancel.check()?;
+
+    // 2. Gather.
+    let heard = said::hear(ctx.sessions, ctx.log_entries, ctx.now, tz);
+    ctx.progress.turn(
+        &format!(
+            "Heard {} sentences in {} user turns of {} sessions and {} log entries ({} pasted lines left out)",
+            heard.sentences.len(),
+            heard.user_turns,
+            heard.sessions,
+            heard.log_entries,
+            heard.pasted_lines
+        ),
+        0,
+        &[],
+    );
+    ctx.cancel.check()?;
+
+    // 3. Consolidate.
+    let mut tally = Tally::default();
+    let taken = foreign.iter().map(|f| f.rel.trim_end_matches(".md").to_string()).collect::<BTreeSet<_>>();
+    let mut previous: Option<(SaidIn, usize, String, bool)> = None;
+    for said in &heard.sentences {
+        let verdict = durable::judge(&said.text, said.date, said.note);
+        let same_turn = |p: &(SaidIn, usize, String, bool)| p.0 == said.source && p.1 + 1 == said.index;
+        let kept = match verdict {
+            Verdict::Keep(k) => k,
+            Verdict::Drop(why) => {
+                *tally.dropped.entry(why).or_default() += 1;
+                previous =
+                    Some((said.source.clone(), said.index, said.text.clone(), why == Dropped::Request));
+                continue;
+            }
+        };
+        // "That's how we do all tests here" takes along the order it refers to.
+        let mut text = kept.text.clone();
+        if kept.refers_back
+            && let Some(p) = previous.as_ref().filter(|p| same_turn(p) && p.3)
+        {
+            let (lead, _) = durable::without_lead(&p.2);
+            let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
+            text = format!("{} {}", terminate(&capitalise(lead)), text);
+        }
+        previous = Some((said.source.clone(), said.index, said.text.clone(), false));
+        let text = crate::dates::resolve(&text, said.date);
+        let source = match &said.source {
+            SaidIn::Session { id, line } => Source { from: id.clone(), at: said.at.to_string(), line: *line },
+            SaidIn::Log { file, line } => Source { from: file.clone(), at: said.at.to_string(), line: *line },
+        };
+        // The same fact said again: one memo, both sources.
+        if let Some(existing) =
+            memos.iter_mut().find(|m| m.replaced.is_none() && memo::same_fact(&m.text, &text))
+        {
+            if !existing.sources.contains(&source) {
+                existing.sources.push(source);
+            }
+            tally.merged += 1;
+            continue;
+        }
+        let subject = subjects::subject_of(&text, kept.kind);
+        let slug = slot(&mut own_slugs, &taken, subject);
+        // A newer statement replaces what older current facts said.
+        for old in memos.iter_mut().filter(|m| m.replaced.is_none() && !m.edited && m.date <= said.date) {
+            if updates::supersedes(&text, &old.text) {
+                old.replaced = Some(said.date);
+                tally.superseded += 1;
+            }
+        }
+        memos.push(Memo {
+            topic: slug,
+            text,
+            date: said.date,
+            replaced: None,
+            edited: false,
+            new: true,
+            sources: vec![source],
+        });
+        tally.new += 1;
+    }
+    let dropped_total: usize = tally.dropped.values().sum();
+    ctx.progress.turn(
+        &format!(
+            "Kept {} new facts ({} merged with what memory held, {} superseded); left out {dropped_total} sentences",
+            tally.new, tally.merged, tally.superseded
+        ),
+        0,
+        &[],
+    );
+    ctx.cancel.check()?;
+
+    // 4. Bound the size, then write the topic files and the index.
+    let archived = bound_size(&mut memos, ctx.config.memory_budget_max_bytes as usize);
+    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    let mut entries: Vec<IndexLine> = Vec::new();
+    for (slug, subject) in &own_slugs {
+        let list: Vec<&Memo> = memos.iter().filter(|m| &m.topic == slug).collect();
+        let rel = format!("{slug}.md");
+        if list.is_empty() {
+            continue;
+        }
+        let hook = memo::hook(&list, HOOK_MAX_CHARS);
+        let description = describe(subject, ctx.project_dir, &hook);
+        let empty = Vec::new();
+        let text =
+            memo::topic_file(subject, slug, &description, file_notes.get(slug).unwrap_or(&empty), &list);
+        files.insert(rel.clone(), text);
+        let hook = if hook.is_empty() { subject.about.to_string() } else { hook };
+        entries.push(IndexLine::Entry { title: subject.title.to_string(), file: rel, hook });
+    }
+    let existing_index = std::fs::read_to_string(ctx.staging.join(INDEX_FILE)).unwrap_or_default();
+    let staging = ctx.staging.to_path_buf();
+    let exists = move |rel: &str| staging.join(rel).is_file();
+    let index_text = crate::render::index_file(
+        &index::parse(&existing_index),
+        &entries,
+        &foreign,
+        &exists,
+        ctx.config.index_max_lines,
+        ctx.config.index_max_units,
+    );
+    let mut touched: Vec<PathBuf> = Vec::new();
+    for (rel, text) in &files {
+        write_if_changed(ctx.staging, rel, text, &mut touched)?;
+        record.files.insert(rel.clone(), own_slugs[rel.trim_end_matches(".md")].slug.to_string());
+    }
+    if !files.is_empty() || ctx.staging.join(INDEX_FILE).is_file() {
+        write_if_changed(ctx.staging, INDEX_FILE, &index_text, &mut touched)?;
+    }
+    if !archived.is_empty() {
+        let rel = format!("{}/coding.md", crate::orient::ARCHIVE_DIR);
+        let mut text = std::fs::read_to_string(ctx.staging.join(&rel)).unwrap_or_default();
+        for m in &archived {
+            text.push_str(&m.line());
+            text.push('\n');
+        }
+        let path = ctx.staging.join(&rel);
+        write_atomic(&path, text.as_bytes()).map_err(|e| EngineError::io(&path, e))?;
+        notes.push(format!(
+            "{} of the oldest facts moved to {rel} to stay within the size limit",
+            archived.len()
+        ));
+    }
+    record.remember(&memos);
+    record.save(ctx.staging)?;
+
+    let current = memos.iter().filter(|m| m.replaced.is_none()).count();
+    let dropped: Vec<String> = tally
+        .dropped
+        .iter()
+        .map(|(why, n)| {
+            let what = match why {
+                Dropped::Chatter => "chatter",
+                Dropped::Question => "questions",
+                Dropped::Request => "one-off requests",
+                Dropped::Status => "status reports",
+                Dropped::Secret => "holding secrets",
+                Dropped::NotDurable => "not durable",
+            };
+            format!("{n} {what}")
+        })
+        .collect();
+    if !dropped.is_empty() {
+        notes.push(format!("sentences left out: {}", dropped.join(", ")));
+    }
+    let text = format!(
+        "Kept {current} current facts in {} topic files: {} new, {} merged, {} superseded",
+        files.len(),
+        tally.new,
+        tally.merged,
+        tally.superseded
+    );
+    ctx.progress.turn(&format!("Wrote {} files. {text}", touched.len()), 0, &touched);
+    let secrets = tally.dropped.get(&Dropped::Secret).copied().unwrap_or(0);
+    Ok(EngineSummary {
+        text,
+        archived_facts: archived.len(),
+        redactions: secrets,
+        tool_uses: 0,
+        tokens: Default::default(),
+        cost_usd: None,
+        notes,
+    })
+}
+
+fn subject_by_slug(slug: &str) -> Option<Subject> {
+    subjects::all().into_iter().find(|s| s.slug == slug)
+}
+
+/// The file stem for a subject: its slug, unless a file we did not write has that name.
+fn slot(own: &mut BTreeMap<String, Subject>, taken: &BTreeSet<String>, subject: Subject) -> String {
+    if let Some((slug, _)) = own.iter().find(|(_, s)| s.slug == subject.slug) {
+        return slug.clone();
+    }
+    let mut slug = subject.slug.to_string();
+    let mut n = 2;
+    while taken.contains(&slug) {
+        slug = format!("{}-{n}", subject.slug);
+        n += 1;
+    }
+    own.insert(slug.clone(), subject);
+    slug
+}
+
+/// The memory files of the folder's top level (`*.md` but the index), sorted.
+fn memory_files(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".md") || name == INDEX_FILE || name.starts_with('.') {
+            continue;
+        }
+        // Never through a link: a link out of the memory folder is not memory.
+        if e.file_type().is_ok_and(|t| t.is_file())
+            && let Ok(text) = std::fs::read_to_string(e.path())
+        {
+            out.push((name, text));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn describe(subject: &Subject, project: &Path, hook: &str) -> String {
+    let project = project.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let lead = if project.is_empty() {
+        capitalise(subject.about)
+    } else {
+        format!("{} in {project}", capitalise(subject.about))
+    };
+    if hook.is_empty() {
+        return lead;
+    }
+    let room = DESCRIPTION_MAX_CHARS.saturating_sub(lead.chars().count() + 2);
+    format!("{lead}: {}", memo::gist(hook, room))
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn terminate(s: &str) -> String {
+    let t = s.trim_end();
+    if t.ends_with(['.', '!', '?', '。', '！', '？']) { t.to_string() } else { format!("{t}.") }
+}
+
+fn write_if_changed(
+    staging: &Path,
+    rel: &str,
+    text: &str,
+    touched: &mut Vec<PathBuf>,
+) -> Result<(), EngineError> {
+    let path = staging.join(rel);
+    if std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+        write_atomic(&path, text.as_bytes()).map_err(|e| EngineError::io(&path, e))?;
+        touched.push(PathBuf::from(rel));
+    }
+    Ok(())
+}
+
+/// Keeps the memory within `max_bytes`: the oldest superseded facts go first, then the
+/// oldest current ones; hand-written lines always stay. Returns what was moved out.
+fn bound_size(memos: &mut Vec<Memo>, max_bytes: usize) -> Vec<Memo> {
+    let size = |ms: &[Memo]| ms.iter().map(|m| m.line().len() + 1).sum::<usize>();
+    let mut out = Vec::new();
+    while size(memos) > max_bytes {
+        let victim = memos
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.edited)
+            .min_by_key(|(i, m)| (m.replaced.is_none(), m.date, *i))
+            .map(|(i, _)| i);
+        match victim {
+            Some(i) => out.push(memos.remove(i)),
+            None => break,
+        }
+    }
+    out
+}

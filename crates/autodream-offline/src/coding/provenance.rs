@@ -1,0 +1,117 @@
+//! Provenance: where every fact came from, kept beside the memory in engine state.
+//!
+//! `<memory>/.engine/offline/coding.json` records which topic files the engine wrote (and
+//! for which subject), and for each fact the sessions, times and transcript lines it was
+//! learned from. Sources are carried through merges (a fact said twice has both) and
+//! supersession (a replaced fact keeps its own). `autodream why` reads them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use autodream_core::engine::EngineError;
+use autodream_core::memdir::write_atomic;
+
+use super::memo::{Memo, Source, key_of};
+
+/// The record file, relative to the memory directory.
+pub const PROVENANCE_PATH: &str = ".engine/offline/coding.json";
+const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    pub version: u32,
+    /// Topic file (relative path) → the subject it holds.
+    pub files: BTreeMap<String, String>,
+    /// Fact key ([`key_of`]) → where it was learned.
+    pub facts: BTreeMap<String, Vec<Source>>,
+}
+
+impl Provenance {
+    /// Reads the record; a missing one is empty, an unreadable one is reported and empty
+    /// (files it listed are then not ours, so they are left as they are).
+    pub fn load(memory: &Path) -> (Provenance, Option<String>) {
+        let path = memory.join(PROVENANCE_PATH);
+        match std::fs::read(&path) {
+            Err(_) => (Provenance { version: VERSION, ..Default::default() }, None),
+            Ok(bytes) => match serde_json::from_slice::<Provenance>(&bytes) {
+                Ok(p) => (p, None),
+                Err(e) => (
+                    Provenance { version: VERSION, ..Default::default() },
+                    Some(format!("{PROVENANCE_PATH} is unreadable ({e}); its files are left as they are")),
+                ),
+            },
+        }
+    }
+
+    pub fn sources_of(&self, text: &str) -> Vec<Source> {
+        self.facts.get(&key_of(text)).cloned().unwrap_or_default()
+    }
+
+    /// Records the sources of every memo the memory now holds.
+    pub fn remember(&mut self, memos: &[Memo]) {
+        self.facts = memos
+            .iter()
+            .filter(|m| !m.sources.is_empty())
+            .map(|m| {
+                let mut s = m.sources.clone();
+                s.sort();
+                s.dedup();
+                (m.key(), s)
+            })
+            .collect();
+    }
+
+    pub fn save(&self, memory: &Path) -> Result<(), EngineError> {
+        let path = memory.join(PROVENANCE_PATH);
+        let mut json = serde_json::to_vec_pretty(self).map_err(|e| EngineError::Other(e.to_string()))?;
+        json.push(b'\n');
+        write_atomic(&path, &json).map_err(|e| EngineError::io(&path, e))
+    }
+}
+
+/// A fact that matches a query, with where it was learned.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Found {
+    /// The topic file, relative to the memory folder.
+    pub file: String,
+    /// 1-based line in that file.
+    pub line: usize,
+    pub text: String,
+    pub superseded: bool,
+    pub sources: Vec<Source>,
+}
+
+/// The facts of our topic files whose line holds every word of `query` (case-insensitive).
+pub fn find(memory: &Path, query: &str) -> Vec<Found> {
+    let (record, _) = Provenance::load(memory);
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    let mut out = Vec::new();
+    for rel in record.files.keys() {
+        let Ok(text) = std::fs::read_to_string(memory.join(rel)) else { continue };
+        let mut superseded = false;
+        for (i, line) in text.lines().enumerate() {
+            if line.starts_with('#') {
+                superseded = line.trim() == crate::orient::SUPERSEDED_HEADING;
+                continue;
+            }
+            let Some(body) = line.strip_prefix("- ") else { continue };
+            let lower = line.to_lowercase();
+            if words.is_empty() || !words.iter().all(|w| lower.contains(w.as_str())) {
+                continue;
+            }
+            let stem = rel.trim_end_matches(".md");
+            let memo = Memo::parse(stem, line, superseded, jiff::civil::Date::MIN);
+            let fact_text = memo.map(|m| m.text).unwrap_or_else(|| body.to_string());
+            out.push(Found {
+                file: rel.clone(),
+                line: i + 1,
+                sources: record.sources_of(&fact_text),
+                text: fact_text,
+                superseded,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,242 @@
+//! Who said what: the user's own sentences out of an agent transcript.
+//!
+//! In a coding agent's transcript every user text turn is the user, but not every byte of it
+//! is the user speaking: people paste logs, stack traces, diffs and command output, quote the
+//! agent back, and the client itself writes into user entries (slash-command wrappers, hook
+//! output, reminders, interruption markers, compaction summaries). Only the user's prose is a
+//! candidate for memory. The assistant's text is never one: what it guessed is not a fact, and
+//! what the user confirmed is in the user's own words.
+//!
+//! The arguments of a slash command (`<command-args>`) are the user's words and are read; the
+//! rest of a meta entry is not. Daily-log notes (`autodream log`, the agent's deliberate
+//! notes) are statements too.
+
+use std::sync::LazyLock;
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+use regex::Regex;
+
+use autodream_core::memdir::daily_log::LogEntry;
+use autodream_core::sessions::{ParsedSession, Role, TurnKind};
+
+/// Where a sentence was said.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SaidIn {
+    /// A session transcript: the session id and the 1-based line of the entry.
+    Session { id: String, line: usize },
+    /// A daily-log note: the log file (relative to the memory folder) and its line.
+    Log { file: String, line: usize },
+}
+
+/// One sentence the user said (or a note the agent logged), cleaned of pasted content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Said {
+    pub text: String,
+    pub at: Timestamp,
+    /// The local day of `at`: what relative dates are resolved against.
+    pub date: Date,
+    pub source: SaidIn,
+    /// The sentence's position in its turn (0-based): a sentence that refers back ("That's
+    /// how we do all tests") may take the one before it along.
+    pub index: usize,
+    /// Every sentence of a daily-log note is kept: the agent chose to write it down.
+    pub note: bool,
+}
+
+/// What the gathering saw, for the dream's summary.
+#[derive(Debug, Default)]
+pub struct Heard {
+    /// Sentences, oldest first; sentences of one turn are consecutive.
+    pub sentences: Vec<Said>,
+    pub sessions: usize,
+    pub user_turns: usize,
+    pub log_entries: usize,
+    /// Lines dropped as pasted content (code, logs, traces, quoted text).
+    pub pasted_lines: usize,
+}
+
+static FENCE_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)```.*?(?:```|\z)|~~~.*?(?:~~~|\z)").expect("valid regex"));
+/// A block the client wraps around injected text: `<system-reminder>…</system-reminder>`.
+static TAG_BLOCK_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<([a-z][a-z0-9_-]*)>.*?</([a-z][a-z0-9_-]*)>").expect("valid regex"));
+static COMMAND_ARGS_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
+/// Client markers inside user text.
+static MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\[(?:Image #\d+|Pasted text #\d+[^\]]*|Request interrupted by user[^\]]*)\]")
+        .expect("valid regex")
+});
+/// A whole user entry the client or a hook wrote.
+static INJECTED_TURN_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^\s*(?:Operation stopped by hook|Stop hook feedback|PreToolUse:|PostToolUse:|\[Request interrupted|This session is being continued from a previous conversation|Caveat: The messages below|API Error|<)",
+    )
+    .expect("valid regex")
+});
+/// Lines that are output, not prose: log stamps, stack frames, prompts, diff lines.
+static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?x)^(?:
+            >                                   # quoted (the agent's words, an email)
+          | \$\ |\#\ |PS\ [A-Z]:                # a shell prompt
+          | \d{4}-\d\d-\d\d[T\ ]\d\d:\d\d       # a log time stamp
+          | \[\d{1,4}[-:/]                      # [2026-… or [12:…
+          | (?:at|from)\ \S+\(                  # a stack frame
+          | (?:Traceback|File\ "|goroutine\ \d|panic:|thread\ '|Caused\ by:|Exception\ in|\s*\^)
+          | (?:diff\ --git|index\ [0-9a-f]|@@\ |\+\+\+\ |---\ )
+          | (?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b
+          | (?:error|warning)(?:\[\w+\])?:
+          | \d+→                                # a numbered file listing
+          | [│├└┌┐┘┬┴┼─]
+        )"#,
+    )
+    .expect("valid regex")
+});
+
+/// Is this line pasted output rather than something the user wrote?
+pub fn is_pasted_line(line: &str) -> bool {
+    if line.starts_with("    ") || line.starts_with('\t') {
+        return true;
+    }
+    let t = line.trim();
+    if t.is_empty() {
+        return false;
+    }
+    if PASTED_LINE_RE.is_match(t) {
+        return true;
+    }
+    // Code and data: many symbols per letter.
+    let symbols = t
+        .chars()
+        .filter(|c| matches!(c, '{' | '}' | ';' | '=' | '<' | '>' | '(' | ')' | '[' | ']' | '|' | '\\' | '"'))
+        .count();
+    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    if symbols >= 3 && symbols * 4 > letters.max(1) {
+        return true;
+    }
+    // A line with no space and no CJK is a token, a path or a value, not a sentence.
+    let cjk = t.chars().any(crate::text::is_cjk);
+    !cjk && !t.contains(' ') && t.len() > 20
+}
+
+/// The user's prose in a turn's text: injected blocks, fences, markers and pasted lines
+/// removed. Returns the kept text (one line per kept line) and the number of lines dropped.
+pub fn prose_of(raw: &str) -> (String, usize) {
+    let text = FENCE_RE.replace_all(raw, "\n");
+    let text = TAG_BLOCK_RE.replace_all(&text, |c: &regex::Captures<'_>| {
+        // Only a block whose closing tag matches its opening one: `<a>x</b>` is prose.
+        if c[1] == c[2] { "\n".to_string() } else { c[0].to_string() }
+    });
+    let text = MARKER_RE.replace_all(&text, " ");
+    let mut kept = String::with_capacity(text.len());
+    let mut dropped = 0;
+    for line in text.lines() {
+        if is_pasted_line(line) {
+            dropped += 1;
+            continue;
+        }
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        kept.push_str(t);
+        kept.push('\n');
+    }
+    (kept, dropped)
+}
+
+fn local_date(at: Timestamp, tz: &TimeZone) -> Date {
+    at.to_zoned(tz.clone()).date()
+}
+
+/// The user's words: user text turns and slash-command arguments of every session, and
+/// the daily-log entries, split into sentences, oldest first.
+pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp, tz: &TimeZone) -> Heard {
+    let mut heard = Heard::default();
+    for session in sessions {
+        let mut any = false;
+        for turn in &session.turns {
+            if turn.role != Role::User {
+                continue;
+            }
+            let raw: String = match turn.kind {
+                TurnKind::Conversation => {
+                    if INJECTED_TURN_RE.is_match(&turn.text) && !turn.text.contains("<command-args>") {
+                        continue;
+                    }
+                    turn.text.clone()
+                }
+                // The one part of a slash command the user typed.
+                TurnKind::Meta => match COMMAND_ARGS_RE.captures(&turn.text) {
+                    Some(c) => c[1].to_string(),
+                    None => continue,
+                },
+                TurnKind::ToolNoise => continue,
+            };
+            let raw = COMMAND_ARGS_RE.replace_all(&raw, "$1");
+            any = true;
+            heard.user_turns += 1;
+            let at = turn.time.unwrap_or(now);
+            let (prose, dropped) = prose_of(&raw);
+            heard.pasted_lines += dropped;
+            let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
+            push_sentences(&mut heard.sentences, &prose, at, local_date(at, tz), source, false);
+        }
+        if any {
+            heard.sessions += 1;
+        }
+    }
+    for entry in log_entries {
+        heard.log_entries += 1;
+        let (prose, dropped) = prose_of(&entry.text);
+        heard.pasted_lines += dropped;
+        let source = SaidIn::Log { file: entry.file.clone(), line: entry.line };
+        push_sentences(&mut heard.sentences, &prose, entry.at, entry.date, source, true);
+    }
+    // Oldest first; a turn's sentences stay together and in order.
+    heard.sentences.sort_by(|a, b| {
+        a.at.cmp(&b.at).then_with(|| a.source.cmp(&b.source)).then_with(|| a.index.cmp(&b.index))
+    });
+    heard
+}
+
+fn push_sentences(out: &mut Vec<Said>, prose: &str, at: Timestamp, date: Date, source: SaidIn, note: bool) {
+    for (index, sentence) in crate::text::split_sentences(prose).into_iter().enumerate() {
+        out.push(Said { text: sentence.to_string(), at, date, source: source.clone(), index, note });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_output_and_injected_blocks_are_not_prose() {
+        let raw = "The worker crashes. Logs:\n2026-03-18 14:10:02 ERROR boom\n  File \"x.py\", line 3\nTraceback (most recent call last):\n```\nfn main() {}\n```\n<system-reminder>ignore</system-reminder>We use RSpec, specs live in spec/.";
+        let (prose, dropped) = prose_of(raw);
+        assert_eq!(prose, "The worker crashes. Logs:\nWe use RSpec, specs live in spec/.\n");
+        assert_eq!(dropped, 3);
+    }
+
+    #[test]
+    fn prose_with_code_spans_paths_and_cjk_is_kept() {
+        for line in [
+            "Always use `bin/rails`, never bare `rails`.",
+            "我们所有组件都统一用 <script setup lang=\"ts\">，别再写 defineComponent 了。",
+            "State lives in the S3 bucket acme-tfstate-prod (one bucket, per-env keys).",
+        ] {
+            assert!(!is_pasted_line(line), "{line}");
+        }
+        for line in [
+            "> I'll add the check now",
+            "$ cargo test",
+            "0x7f2d9c8b1e50/ForkPoolWorker-3/trace",
+            "at Object.run (index.js:4:7)",
+        ] {
+            assert!(is_pasted_line(line), "{line}");
+        }
+    }
+}

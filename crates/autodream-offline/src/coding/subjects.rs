@@ -1,0 +1,166 @@
+//! Topics: which file a fact belongs in, named after its subject.
+//!
+//! A developer's memory is read by subject: "how do we test here?", "who approves this?",
+//! "where do deploys go?". Each subject is one file (`testing.md`, `people.md`, `ci.md`…)
+//! with a title for the index. A fact goes to the subject whose words it uses most; people
+//! and dates go to their own files whatever else they mention, since "who" and "when" are
+//! asked on their own.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use autodream_core::memdir::topic::MemoryType;
+
+use super::durable::Kind;
+
+/// One subject file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subject {
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub kind: MemoryType,
+    /// What the file holds, for its front matter description.
+    pub about: &'static str,
+}
+
+pub const PEOPLE: Subject = Subject {
+    slug: "people",
+    title: "People and owners",
+    kind: MemoryType::Project,
+    about: "who owns, reviews and approves what",
+};
+pub const DATES: Subject = Subject {
+    slug: "dates",
+    title: "Dates and deadlines",
+    kind: MemoryType::Project,
+    about: "releases, freezes and deadlines ahead",
+};
+pub const PROJECT: Subject = Subject {
+    slug: "project",
+    title: "Project facts",
+    kind: MemoryType::Project,
+    about: "facts about the project",
+};
+
+/// Subjects recognised by their words, in the order that breaks ties.
+const SUBJECTS: &[(Subject, &str)] = &[
+    (
+        Subject {
+            slug: "package-manager",
+            title: "Package manager",
+            kind: MemoryType::Feedback,
+            about: "how dependencies are installed and managed",
+        },
+        r"(?i)\b(?:npm|npx|yarn|pnpm|bun|poetry|uv|pip|pipenv|conda|cargo add|bundler?|composer|go mod|maven|mvnw?|gradle|sbt|fvm|dependenc(?:y|ies)|deps|lockfile|yarn\.lock|package\.json|libs\.versions\.toml|versions? catalog)\b|装包|依赖",
+    ),
+    (
+        Subject {
+            slug: "ci",
+            title: "CI",
+            kind: MemoryType::Project,
+            about: "the CI system, its jobs and checks",
+        },
+        r"(?i)\b(?:ci|jenkins|github actions|gitlab ci|circleci|buildkite|travis|workflows?|pipelines?|sonar\w*|quality gate|checks?|chromatic|actions)\b|流水线",
+    ),
+    (
+        Subject {
+            slug: "testing",
+            title: "Testing",
+            kind: MemoryType::Feedback,
+            about: "how tests are written and run",
+        },
+        r"(?i)\b(?:tests?|testing|specs?|rspec|pest|phpunit|pytest|jest|vitest|mocha|junit|turbine|detox|playwright|cypress|e2e|table-driven|golden|coverage|fixtures?|mocks?|t\.run|unit tests?|integration tests?|visual (?:tests?|regression)|snapshots?|holdout)\b|测试|用例|单测|联调",
+    ),
+    (
+        Subject {
+            slug: "deploys",
+            title: "Deploys and environments",
+            kind: MemoryType::Project,
+            about: "environments, deploys and releases",
+        },
+        r"(?i)\b(?:deploy\w*|staging|prod|production|rollouts?|heroku|fly(?:\.io)?|forge|vercel|netlify|kubernetes|k8s|kubectl|helm|argo ?cd|terraform|atlantis|spacelift|firebase deploy|environments?|clusters?|namespaces?|testflight|fastlane|play console|app store|release candidate|s3 bucket|buckets?|servers?|hosting|hosted)\b|环境|生产|部署|集群|命名空间|上线窗口|变更窗口|窗口",
+    ),
+    (
+        Subject {
+            slug: "conventions",
+            title: "Code conventions",
+            kind: MemoryType::Feedback,
+            about: "how code, commits and branches are written",
+        },
+        r"(?i)\b(?:naming|named|names?|commit messages?|branch(?:es)? names?|branch names|style|format(?:ting)?|lint\w*|clippy|credo|conventions?|indent\w*|tabs|spaces|imports?|functions?|components?|hooks?|variables?|pure|typ(?:ed|ing)|comments?|prefix(?:es)?|imperative mood|changesets?|exceptions|allocation|malloc)\b|命名|分支名|规范|格式|函数|组件|注解",
+    ),
+    (
+        Subject {
+            slug: "stack",
+            title: "Stack and versions",
+            kind: MemoryType::Project,
+            about: "languages, frameworks, versions and infrastructure",
+        },
+        r"(?i)\b(?:msrv|rust-version|java \d+|go \d|node \d+|python \d|ios \d+|android|swift|kotlin|flutter|sdk|toolchain|versions?|framework|orm|database|db|sqlite|postgres\w*|mysql|clickhouse|redis|kafka|snowflake|warehouse|zephyr|nrf\w*|boards?|rev [a-z]|mlflow|wandb|prisma|typeorm|django|rails|laravel|nestjs|react|vue|svelte|riverpod|decimal|float64|int64|bf16|fp16|schema registry|topics?|orms?)\b|版本|数据库|框架",
+    ),
+    (
+        Subject {
+            slug: "references",
+            title: "Where things live",
+            kind: MemoryType::Reference,
+            about: "documents, dashboards and where things live",
+        },
+        r"(?i)https?://|\b(?:runbooks?|dashboards?|wiki|docs?|documentation|figma|notion|confluence|postmortem|readme|playbook|channel|lives? in|is in|are in|located)\b|\S+\.md\b|文档|设计稿|复盘|地址",
+    ),
+];
+
+static COMPILED: LazyLock<Vec<(Subject, Regex)>> =
+    LazyLock::new(|| SUBJECTS.iter().map(|(s, p)| (*s, Regex::new(p).expect("valid regex"))).collect());
+
+/// Every subject a fact can go to, for reading files back.
+pub fn all() -> Vec<Subject> {
+    let mut v = vec![PEOPLE, DATES, PROJECT];
+    v.extend(SUBJECTS.iter().map(|(s, _)| *s));
+    v
+}
+
+/// The subject file of a kept sentence.
+pub fn subject_of(text: &str, kind: Kind) -> Subject {
+    match kind {
+        Kind::Person => return PEOPLE,
+        Kind::Date => return DATES,
+        _ => {}
+    }
+    let mut best: Option<(usize, Subject)> = None;
+    for (subject, re) in COMPILED.iter() {
+        let hits = re.find_iter(text).count();
+        if hits > 0 && best.is_none_or(|(b, _)| hits > b) {
+            best = Some((hits, *subject));
+        }
+    }
+    match best {
+        Some((_, s)) => s,
+        None if kind == Kind::Reference => SUBJECTS[SUBJECTS.len() - 1].0,
+        None => PROJECT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_go_to_the_subject_they_talk_about() {
+        assert_eq!(
+            subject_of("Use pnpm for installs, scripts, everything.", Kind::Preference).slug,
+            "package-manager"
+        );
+        assert_eq!(subject_of("Specs live in spec/, we use RSpec.", Kind::Correction).slug, "testing");
+        assert_eq!(
+            subject_of("CI is GitHub Actions now, workflow is .github/workflows/ci.yml.", Kind::Update).slug,
+            "ci"
+        );
+        assert_eq!(subject_of("Priya is the PM for billing.", Kind::Person).slug, "people");
+        assert_eq!(
+            subject_of("The runbook is docs/runbooks/rebalance-storm.md.", Kind::Reference).slug,
+            "references"
+        );
+        assert_eq!(subject_of("The service answers on 8081.", Kind::Fact).slug, "project");
+    }
+}

@@ -1,0 +1,335 @@
+//! Knowledge updates: a newer statement that replaces what an older one said.
+//!
+//! People announce a change by naming what went away: "we moved from yarn to pnpm",
+//! "Atlantis is gone", "Hannah moved to the payments team", "wandb 停用", "李娜调去风控团队了",
+//! "test2 已经下线". Those words name the old value; every older current fact that holds it
+//! is superseded (moved under `## Superseded` with the day it was replaced), in whichever
+//! file it is. A value given a new version or port without naming the old one ("we upgraded
+//! to Java 21", "the router now listens on 4100") replaces the fact that gave the same thing
+//! another number. The statement of the change stays current: it names both values.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::durable::UPDATE;
+use crate::text::is_cjk;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("valid regex")
+}
+
+static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom\s+((?:\S+\s+){0,3}?\S+)\s+to\s+\S"));
+static OFF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:off(?: of)?|away from)\s+(\S+)"));
+static GONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:^|[\s,;:(])((?:\S+\s+)?\S+)\s+(?:is|are|was|were|has been|have been)\s+(?:gone|retired|deprecated|dead|decommissioned|shut down|sunset|dropped|removed|offline)\b",
+    )
+});
+static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:dropped|ditched|abandoned|retired|replaced|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
+    )
+});
+static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\binstead of\s+(\S+)"));
+static NO_LONGER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bno longer\s+((?:\S+\s+){0,5}\S+)"));
+static PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(\p{Lu}\p{Ll}+)\s+(?:has\s+)?(?:moved to|left|is leaving|went to|joined|transferred to|is no longer|retired|is retired)\b",
+    )
+});
+static ZH_FROM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"从\s*([^\s，。,]+?)\s*(?:换成|改成|改为|升到|升级到|迁到|迁移到|切到|切换到|变成)")
+});
+static ZH_GONE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"([A-Za-z][\w.:-]*)[^，。,.;；]{0,10}?(?:停用|下线|废弃|退役|不用了)"));
+static ZH_GONE_HAN: LazyLock<Regex> = LazyLock::new(|| re(r"(\p{Han}{2,4})(?:已经)?(?:停用|下线|废弃|退役)"));
+static ZH_PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| re(r"(\p{Han}{2,3})(?:调去|调到|离职|转去)"));
+static ZH_NOT_ANY_MORE: LazyLock<Regex> = LazyLock::new(|| re(r"([A-Za-z][\w.-]*|\p{Han}{1,4})不再是"));
+/// `Java 17`, `iOS 16`, `Go 1.23`, `SDK 2.5`, `Node 20`.
+static NAME_VERSION: LazyLock<Regex> = LazyLock::new(|| re(r"\b(\p{L}[\p{L}+#-]*)\s+v?(\d+(?:\.\d+)*)\b"));
+static PORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:port|listens? on|serves? on|runs? on|answers? on)\s+(?:port\s+)?(\d{2,5})\b")
+});
+static ZH_BUMP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"把\s*([^\s，。,]+?)\s*(?:升到|升级到|换成|改成|切到)了?\s*([^\s，。,]+)"));
+static VERSION_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d+\.\d+(?:\.\d+)?\b"));
+
+const NOT_VALUES: &[&str] = &[
+    "it",
+    "them",
+    "that",
+    "this",
+    "the",
+    "a",
+    "an",
+    "our",
+    "we",
+    "us",
+    "you",
+    "there",
+    "here",
+    "one",
+    "all",
+    "everything",
+    "default",
+    "old",
+    "current",
+    "last",
+    "week",
+    "month",
+    "now",
+    "then",
+    "and",
+    "but",
+    "so",
+];
+
+/// Strips quotes, punctuation and leading determiners off a captured value.
+fn clean_value(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    // A quoted value is the value: "the default 'Sonar way'" → "Sonar way".
+    for (open, close) in [('\'', '\''), ('"', '"'), ('`', '`'), ('‘', '’'), ('“', '”')] {
+        if let Some(start) = raw.find(open) {
+            let rest = &raw[start + open.len_utf8()..];
+            if let Some(end) = rest.find(close) {
+                let inner = rest[..end].trim();
+                if !inner.is_empty() {
+                    return Some(inner.to_string());
+                }
+            }
+        }
+    }
+    let mut words: Vec<&str> = raw
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '(' | ')' | '!' | '?' | '，' | '。'))
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    while words.first().is_some_and(|w| NOT_VALUES.contains(&w.to_lowercase().as_str())) {
+        words.remove(0);
+    }
+    while words.last().is_some_and(|w| NOT_VALUES.contains(&w.to_lowercase().as_str())) {
+        words.pop();
+    }
+    let value = words.join(" ");
+    if value.chars().count() < 2 || NOT_VALUES.contains(&value.to_lowercase().as_str()) {
+        return None;
+    }
+    Some(value)
+}
+
+/// The first token that looks like a value (a path, an identifier, a number, a name).
+fn first_specific(words: &str) -> Option<String> {
+    words
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '(' | ')')))
+        .find(|w| {
+            w.chars().any(|c| c.is_ascii_digit() || c.is_uppercase() || matches!(c, '/' | '_' | '.' | '-'))
+        })
+        .map(str::to_string)
+}
+
+/// The old values an update sentence names as gone or replaced.
+pub fn replaced_values(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let updating = UPDATE.is_match(text);
+    let mut push = |v: Option<String>| {
+        if let Some(v) = v
+            && !out.contains(&v)
+        {
+            out.push(v);
+        }
+    };
+    if updating {
+        for c in FROM_TO.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+        for c in OFF.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+        for c in DROPPED.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+        for c in INSTEAD_OF.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+        for c in NO_LONGER.captures_iter(text) {
+            push(first_specific(&c[1]));
+        }
+        for c in ZH_FROM.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+        for c in ZH_NOT_ANY_MORE.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+    }
+    for c in GONE.captures_iter(text) {
+        let captured = &c[1];
+        // "… and rev C is retired": two words when they read as one name ("rev C").
+        let words: Vec<&str> = captured.split_whitespace().collect();
+        let value = match words.as_slice() {
+            [a, b] if NOT_VALUES.contains(&a.to_lowercase().as_str()) || a.ends_with([',', ';', ':']) => {
+                b.to_string()
+            }
+            [a, b] if b.chars().count() <= 2 || b.chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                format!("{a} {b}")
+            }
+            [.., b] => b.to_string(),
+            [] => continue,
+        };
+        push(clean_value(&value));
+    }
+    for c in PERSON_LEFT.captures_iter(text) {
+        push(Some(c[1].to_string()));
+    }
+    for c in ZH_GONE.captures_iter(text) {
+        push(clean_value(&c[1]));
+    }
+    for c in ZH_GONE_HAN.captures_iter(text) {
+        push(clean_value(&c[1]));
+    }
+    for c in ZH_PERSON_LEFT.captures_iter(text) {
+        push(Some(c[1].to_string()));
+    }
+    out
+}
+
+/// Does `text` hold `value`: as whole words for Latin text, as a substring for CJK?
+pub fn holds(text: &str, value: &str) -> bool {
+    if value.chars().any(is_cjk) {
+        return text.contains(value);
+    }
+    let lower = text.to_lowercase();
+    let value = value.to_lowercase();
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(pos) = lower[from..].find(&value) {
+        let start = from + pos;
+        let end = start + value.len();
+        let before_ok = lower[..start].chars().next_back().is_none_or(|c| !is_word(c));
+        // "ch01" holds in "ch01.data.internal", "TRANSFORM_WH" not in "TRANSFORM_WH_M".
+        let after_ok = lower[end..].chars().next().is_none_or(|c| !is_word(c));
+        if before_ok && after_ok {
+            return true;
+        }
+        from = start + value.len().max(1);
+        while !lower.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    false
+}
+
+fn content_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 4 && !crate::text::is_function_word(w))
+        .map(str::to_lowercase)
+        .filter(|w| {
+            !matches!(
+                w.as_str(),
+                "port" | "listens" | "serves" | "runs" | "answers" | "locally" | "everywhere" | "now"
+            )
+        })
+        .collect()
+}
+
+/// Does the newer `new` replace what the older `old` says?
+pub fn supersedes(new: &str, old: &str) -> bool {
+    if replaced_values(new).iter().any(|v| holds(old, v)) {
+        return true;
+    }
+    if !UPDATE.is_match(new) {
+        return false;
+    }
+    // The same thing given another version number: "Java 17" → "Java 21".
+    for n in NAME_VERSION.captures_iter(new) {
+        for o in NAME_VERSION.captures_iter(old) {
+            if n[1].eq_ignore_ascii_case(&o[1])
+                && n[2] != o[2]
+                && !holds(old, &format!("{} {}", &n[1], &n[2]))
+            {
+                return true;
+            }
+        }
+    }
+    // "把 Flutter 升到 3.22.2": a fact naming Flutter with another version number.
+    for c in ZH_BUMP.captures_iter(new) {
+        let (thing, to) = (&c[1], &c[2]);
+        if holds(old, thing)
+            && VERSION_NUMBER.find_iter(old).any(|v| v.as_str() != to && !to.contains(v.as_str()))
+        {
+            return true;
+        }
+    }
+    // The same service on another port: shares a content word besides the port words.
+    let new_ports: Vec<&str> = PORT.captures_iter(new).map(|c| c.get(1).expect("group").as_str()).collect();
+    if !new_ports.is_empty() {
+        let shared = {
+            let a = content_words(new);
+            content_words(old).into_iter().any(|w| a.contains(&w))
+        };
+        for o in PORT.captures_iter(old) {
+            if shared && !new_ports.contains(&&o[1]) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn old_values_are_read_off_the_announcement() {
+        let cases: &[(&str, &[&str])] = &[
+            ("We switched the repo from yarn to pnpm on Friday.", &["yarn"]),
+            ("We moved staging off Heroku to Fly.io last week.", &["Heroku"]),
+            ("We dropped Jenkins last week; CI is GitHub Actions now.", &["Jenkins"]),
+            ("Atlantis is gone, we replaced it with Spacelift last week.", &["Atlantis"]),
+            ("Hannah moved to the payments team, Diego is the PM for scheduling now.", &["Hannah"]),
+            (
+                "The quality gate changed from the default 'Sonar way' to our custom 'claims-strict' gate.",
+                &["Sonar way"],
+            ),
+            ("We're on rev D now and rev C is retired.", &["rev C"]),
+            ("Log new runs to a fresh experiment, churn-v4, instead of churn-v3.", &["churn-v3"]),
+            ("联调环境换了，test2 已经下线，以后都用 test3。", &["test2"]),
+            ("李娜调去风控团队了，支付网关现在归赵强。", &["李娜"]),
+            ("ORM 从 TypeORM 换成 Prisma。", &["TypeORM"]),
+            ("周四不再是窗口。", &["周四"]),
+        ];
+        for (text, want) in cases {
+            let got = replaced_values(text);
+            for w in *want {
+                assert!(got.iter().any(|g| g == w), "{text}: {got:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn versions_and_ports_replace_their_older_number() {
+        assert!(supersedes("We upgraded to Java 21 across the monolith.", "We're on Java 17."));
+        assert!(!supersedes("We upgraded to Java 21 across the monolith.", "Go 1.23 is the floor."));
+        assert!(supersedes(
+            "The router now listens on 4100 everywhere.",
+            "Locally the router serves on port 4000."
+        ));
+        assert!(!supersedes(
+            "The router now listens on 4100 everywhere.",
+            "Prometheus metrics on port 9102."
+        ));
+        assert!(supersedes("我们把 Flutter 升到 3.22.2 了。", "我们用 fvm 管 Flutter 版本，锁在 3.19.6。"));
+    }
+
+    #[test]
+    fn values_match_as_whole_words() {
+        assert!(holds("warehouse ch01.data.internal:9000", "ch01"));
+        assert!(!holds("dbt runs use TRANSFORM_WH_M", "TRANSFORM_WH"));
+        assert!(holds("dbt runs use the TRANSFORM_WH warehouse", "TRANSFORM_WH"));
+        assert!(!holds("we use pnpm", "npm"));
+    }
+}
