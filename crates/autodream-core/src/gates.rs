@@ -113,13 +113,11 @@ pub fn scan_stamp_path(locations: &Locations) -> PathBuf {
     locations.state_dir().join(SCAN_STAMP)
 }
 
-/// Records a session scan now (the stamp's mtime).
-pub fn touch_scan_stamp(path: &Path, now: SystemTime) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path)?;
-    f.set_modified(now)
+/// Records a session scan now (the stamp's mtime), without following a link in `.dream/`.
+pub fn touch_scan_stamp(locations: &Locations, now: SystemTime) -> std::io::Result<()> {
+    let root = crate::memdir::MemoryRoot::create(&locations.memory_dir)?;
+    root.touch(Path::new(crate::memdir::STATE_DIR).join(SCAN_STAMP), now)?;
+    Ok(())
 }
 
 /// "Last consolidated at", reading the lock body only when it is not empty (a body means a
@@ -258,7 +256,7 @@ fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
     }
     if scan_pass && !explain {
         // Best effort: a read-only memory dir must not break the hook.
-        let _ = touch_scan_stamp(&stamp, to_system_time(now));
+        let _ = touch_scan_stamp(input.locations, to_system_time(now));
     }
 
     // 4. sessions

@@ -211,10 +211,15 @@ fn hook(opts: &HookOptions, worker_exe: &Path) -> Result<(), HookError> {
     Ok(())
 }
 
+/// `.dream/worker.log`, opened for appending from the memory folder without following links.
+fn open_worker_log(loc: &Locations) -> std::io::Result<std::fs::File> {
+    let root = crate::memdir::MemoryRoot::create(&loc.memory_dir)?;
+    Ok(root.open_append(Path::new(crate::memdir::STATE_DIR).join(WORKER_LOG))?)
+}
+
 /// Appends a line to `.dream/worker.log`.
 pub fn log_line(loc: &Locations, clock: Clock, msg: &str) {
-    let path = loc.state_dir().join(WORKER_LOG);
-    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+    if let Ok(mut f) = open_worker_log(loc) {
         let _ = writeln!(f, "{} [{}] {msg}", clock.now(), std::process::id());
     }
 }
@@ -230,8 +235,7 @@ pub fn spawn_worker(
     transcript: Option<&Path>,
     extra: Vec<OsString>,
 ) -> std::io::Result<()> {
-    std::fs::create_dir_all(loc.state_dir())?;
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(loc.state_dir().join(WORKER_LOG))?;
+    let log = open_worker_log(loc)?;
     let mut cmd = Command::new(exe);
     cmd.arg("__worker")
         .arg("--memory-dir")

@@ -5,6 +5,9 @@
 //! mentioned, no line over 200 characters (the detail goes to the topic file), and within
 //! the line and size limits — by moving the least recently updated entries to an overflow
 //! topic file, never by dropping them.
+//!
+//! Its writes go through [`MemoryRoot`]: a file whose path passes through a symbolic link is
+//! refused with an error naming the link, never written through.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -13,7 +16,7 @@ use crate::config::Config;
 use crate::engine::{DreamContext, Engine, EngineError, EngineSummary};
 use crate::memdir::index::{self, HOOK_WARN_CHARS, IndexLine, LINE_MAX_CHARS};
 use crate::memdir::topic::{FrontMatter, Topic};
-use crate::memdir::{INDEX_FILE, list_topic_files, write_atomic};
+use crate::memdir::{INDEX_FILE, MemoryRoot, list_topic_files};
 
 /// Where index entries go when the index is over its limits.
 pub const OVERFLOW_FILE: &str = "index-overflow.md";
@@ -104,7 +107,7 @@ fn describe(dir: &Path, rel: &str) -> (String, String, String) {
 }
 
 fn append_to_topic(
-    dir: &Path,
+    root: &MemoryRoot,
     rel: &str,
     heading: &str,
     lines: &[String],
@@ -112,8 +115,8 @@ fn append_to_topic(
     kind: &str,
     description: &str,
 ) -> std::io::Result<()> {
-    let path = dir.join(rel);
-    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+    let current = root.read(rel)?.unwrap_or_default();
+    let mut text = String::from_utf8(current).unwrap_or_default();
     if text.is_empty() {
         let front = FrontMatter {
             name: Some(heading.to_string()),
@@ -135,12 +138,13 @@ fn append_to_topic(
             added = true;
         }
     }
-    if added { write_atomic(&path, text.as_bytes()) } else { Ok(()) }
+    if added { Ok(root.write_atomic(rel, text.as_bytes())?) } else { Ok(()) }
 }
 
 /// Tidies the index of the memory directory `dir` in place.
 pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Result<HygieneReport> {
     let mut report = HygieneReport::default();
+    let root = MemoryRoot::open(dir)?;
     let index_path = dir.join(INDEX_FILE);
     if std::fs::symlink_metadata(&index_path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Ok(report); // never written through a link; `check` reports it
@@ -208,13 +212,13 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
         let missing: Vec<String> =
             hooks.iter().filter(|h| !topic_text.contains(h.as_str())).cloned().collect();
         if !missing.is_empty() {
-            append_to_topic(dir, rel, "", &missing, today, "reference", "")?;
+            append_to_topic(&root, rel, "", &missing, today, "reference", "")?;
             report.touched.insert(rel.clone());
         }
     }
     if !long_notes.is_empty() {
         append_to_topic(
-            dir,
+            &root,
             NOTES_FILE,
             "Notes from the index",
             &long_notes,
@@ -293,7 +297,7 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
             let rendered: Vec<String> =
                 moved.iter().map(|l| l.render().trim_start_matches("- ").to_string()).collect();
             append_to_topic(
-                dir,
+                &root,
                 OVERFLOW_FILE,
                 "More topics",
                 &rendered,
@@ -319,7 +323,7 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
 
     let new_text = index::render(&lines);
     if new_text != original {
-        write_atomic(&index_path, new_text.as_bytes())?;
+        root.write_atomic(INDEX_FILE, new_text.as_bytes())?;
         report.touched.insert(INDEX_FILE.into());
     }
     Ok(report)
@@ -354,6 +358,29 @@ mod tests {
         // A second pass changes nothing.
         let again = tidy(d, &Config::default(), today()).unwrap();
         assert!(again.touched.is_empty());
+    }
+
+    #[test]
+    fn topic_files_are_never_written_through_a_link() {
+        use std::os::unix::fs::symlink;
+        for link_to_folder in [false, true] {
+            let tmp = tempfile::tempdir().unwrap();
+            let d = tmp.path().join("memory");
+            let outside = tmp.path().join("outside");
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::create_dir_all(&outside).unwrap();
+            std::fs::write(outside.join("notes.md"), "outside\n").unwrap();
+            // A free-text index line too long for the index goes to index-notes.md, a link.
+            let index = format!("# Memory\n- {}\n", "a long note ".repeat(30));
+            std::fs::write(d.join(INDEX_FILE), &index).unwrap();
+            let target = if link_to_folder { outside.clone() } else { outside.join("notes.md") };
+            symlink(&target, d.join(NOTES_FILE)).unwrap();
+            let err = tidy(&d, &Config::default(), today()).unwrap_err();
+            assert!(err.to_string().contains("index-notes.md is a symbolic link"), "{err}");
+            assert_eq!(std::fs::read_to_string(outside.join("notes.md")).unwrap(), "outside\n");
+            assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1);
+            assert_eq!(std::fs::read_to_string(d.join(INDEX_FILE)).unwrap(), index);
+        }
     }
 
     #[test]

@@ -11,17 +11,19 @@
 //! PID is alive and its process start time matches. A successful dream empties the body and
 //! sets the mtime to the dream's start; a failed or killed one restores the prior mtime
 //! ("this dream never happened"), deleting the file when there was none.
+//!
+//! The lock file is written, touched and removed through a descriptor of the memory folder
+//! ([`MemoryRoot`]), never through a symbolic link: a link named `.consolidate-lock` (or
+//! named like its temporary file) is refused or replaced, its target never written.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use filetime::FileTime;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{Clock, from_system_time, to_system_time};
+use crate::memdir::safe_path::{MemoryRoot, SafePathError, WriteOptions};
 
 /// The lock file's name inside the memory directory.
 pub const LOCK_FILE: &str = ".consolidate-lock";
@@ -105,17 +107,14 @@ pub struct LockToken {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
-    #[error("lock {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LockError + '_ {
-    move |source| LockError::Io { path: path.to_path_buf(), source }
+    #[error("lock: {0}")]
+    Path(#[from] SafePathError),
 }
 
 /// The lock of one memory directory.
 #[derive(Debug, Clone)]
 pub struct ConsolidationLock {
+    dir: PathBuf,
     path: PathBuf,
     clock: Clock,
     stale: Duration,
@@ -123,7 +122,7 @@ pub struct ConsolidationLock {
 
 impl ConsolidationLock {
     pub fn new(memory_dir: &Path, clock: Clock, stale: Duration) -> Self {
-        ConsolidationLock { path: memory_dir.join(LOCK_FILE), clock, stale }
+        ConsolidationLock { dir: memory_dir.to_path_buf(), path: memory_dir.join(LOCK_FILE), clock, stale }
     }
 
     pub fn path(&self) -> &Path {
@@ -155,34 +154,18 @@ impl ConsolidationLock {
     /// Runs `op` while holding `flock` on the memory directory itself. Every change to the
     /// lock file happens inside this, so read-check-write is one step for every process, and
     /// the file can be replaced by rename (a crash never leaves a half-updated lock).
-    fn serialise<T>(&self, op: impl FnOnce() -> Result<T, LockError>) -> Result<T, LockError> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let guard = File::open(dir).map_err(io(dir))?;
-        guard.lock().map_err(io(dir))?;
-        let result = op();
-        let _ = guard.unlock();
-        result
+    fn serialise<T>(&self, op: impl FnOnce(&MemoryRoot) -> Result<T, LockError>) -> Result<T, LockError> {
+        let root = MemoryRoot::create(&self.dir)?;
+        let _guard = root.lock()?;
+        op(&root)
     }
 
     /// Replaces the lock file with `body` and `mtime` in one rename.
-    fn replace(&self, body: &[u8], mtime: SystemTime) -> Result<(), LockError> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        let tmp = dir.join(format!("{LOCK_FILE}.{}.tmp", std::process::id()));
-        let result = (|| {
-            let mut f = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
-            f.write_all(body)?;
-            f.set_modified(mtime)?;
-            f.sync_all()?;
-            drop(f);
-            std::fs::rename(&tmp, &self.path)?;
-            crate::memdir::atomic_write::sync_dir(dir);
-            Ok(())
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result.map_err(io(&self.path))
+    fn replace(&self, root: &MemoryRoot, body: &[u8], mtime: SystemTime) -> Result<(), LockError> {
+        let temp = format!("{LOCK_FILE}.{}.tmp", std::process::id());
+        let opts = WriteOptions { mtime: Some(mtime), temp_name: Some(&temp) };
+        root.write_atomic_with(LOCK_FILE, body, &opts)?;
+        Ok(())
     }
 
     fn ours(&self, pid: u32) -> bool {
@@ -192,7 +175,7 @@ impl ConsolidationLock {
 
     /// Takes the lock for `pid` unless a live holder has it.
     pub fn try_acquire(&self, pid: u32) -> Result<Acquire, LockError> {
-        self.serialise(|| {
+        self.serialise(|root| {
             let state = self.state();
             if state.is_held() {
                 let holder = state.holder.clone().expect("held implies a holder");
@@ -214,7 +197,7 @@ impl ConsolidationLock {
                 prior_mtime: prior_mtime.map_or(0, millis),
             };
             let body = format!("{pid}\n{}\n", serde_json::to_string(&info).expect("serialisable"));
-            self.replace(body.as_bytes(), to_system_time(started_at))?;
+            self.replace(root, body.as_bytes(), to_system_time(started_at))?;
             // Verify through the path: a process that bypassed the serialisation would win.
             if self.ours(pid) {
                 Ok(Acquire::Acquired(LockToken { pid, prior_mtime, started_at }))
@@ -227,23 +210,23 @@ impl ConsolidationLock {
     /// Refreshes the mtime of a lock we hold, so a long dream is not taken for stale.
     /// Returns false (and changes nothing) when we no longer hold it.
     pub fn heartbeat(&self, token: &LockToken) -> Result<bool, LockError> {
-        self.serialise(|| {
+        self.serialise(|root| {
             if !self.ours(token.pid) {
                 return Ok(false);
             }
             let now = to_system_time(self.clock.now()).max(to_system_time(token.started_at));
-            filetime::set_file_mtime(&self.path, FileTime::from_system_time(now)).map_err(io(&self.path))?;
+            root.set_mtime(LOCK_FILE, now)?;
             Ok(true)
         })
     }
 
     /// The dream succeeded: empty body, mtime = the dream's start.
     pub fn release_success(&self, token: &LockToken) -> Result<bool, LockError> {
-        self.serialise(|| {
+        self.serialise(|root| {
             if !self.ours(token.pid) {
                 return Ok(false);
             }
-            self.replace(b"", to_system_time(token.started_at))?;
+            self.replace(root, b"", to_system_time(token.started_at))?;
             Ok(true)
         })
     }
@@ -268,12 +251,10 @@ impl ConsolidationLock {
     /// Removes the temporary files of lock updates whose process died mid-way (a crash
     /// inside `Self::replace`). Returns how many were removed.
     pub fn remove_stale_temp_files(&self) -> Result<usize, LockError> {
-        let dir = self.path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        self.serialise(|| {
+        self.serialise(|root| {
             let mut removed = 0;
-            let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(0) };
-            for e in entries.flatten() {
-                let name = e.file_name();
+            let Ok(names) = root.list("") else { return Ok(0) };
+            for name in names {
                 let Some(pid) = name
                     .to_str()
                     .and_then(|n| n.strip_prefix(&format!("{LOCK_FILE}.")))
@@ -282,7 +263,7 @@ impl ConsolidationLock {
                 else {
                     continue;
                 };
-                if !pid_alive(pid) && std::fs::remove_file(e.path()).is_ok() {
+                if !pid_alive(pid) && root.remove_file(&name).unwrap_or(false) {
                     removed += 1;
                 }
             }
@@ -291,13 +272,15 @@ impl ConsolidationLock {
     }
 
     fn rollback_to(&self, pid: u32, prior: Option<SystemTime>) -> Result<bool, LockError> {
-        self.serialise(|| {
+        self.serialise(|root| {
             if !self.ours(pid) {
                 return Ok(false);
             }
             match prior {
-                None => std::fs::remove_file(&self.path).map_err(io(&self.path))?,
-                Some(prior) => self.replace(b"", prior)?,
+                None => {
+                    root.remove_file(LOCK_FILE)?;
+                }
+                Some(prior) => self.replace(root, b"", prior)?,
             }
             Ok(true)
         })
@@ -369,6 +352,7 @@ pub fn as_timestamp(t: SystemTime) -> Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use filetime::FileTime;
 
     fn clock(s: &str) -> Clock {
         Clock::parse(s).unwrap()
@@ -461,6 +445,56 @@ mod tests {
         assert!(!lock.heartbeat(&other).unwrap());
         assert!(!lock.rollback(&other).unwrap());
         assert!(lock.state().is_held());
+    }
+
+    #[test]
+    fn the_lock_is_never_written_through_a_link() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("target"), "outside\n").unwrap();
+        let snapshot = || {
+            let mut v: Vec<(std::ffi::OsString, String)> = std::fs::read_dir(&outside)
+                .unwrap()
+                .map(|e| {
+                    let e = e.unwrap();
+                    (e.file_name(), std::fs::read_to_string(e.path()).unwrap_or_default())
+                })
+                .collect();
+            v.sort();
+            (v, std::fs::metadata(outside.join("target")).unwrap().modified().unwrap())
+        };
+        let before = snapshot();
+        // The lock file is a link to a file, or to a folder: taking the lock is refused.
+        for (i, target) in [outside.join("target"), outside.clone()].into_iter().enumerate() {
+            let mem = tmp.path().join(format!("m{i}"));
+            std::fs::create_dir_all(&mem).unwrap();
+            symlink(&target, mem.join(LOCK_FILE)).unwrap();
+            let lock = ConsolidationLock::new(&mem, Clock::System, HOUR);
+            let err = lock.try_acquire(std::process::id()).unwrap_err();
+            assert!(err.to_string().contains(".consolidate-lock is a symbolic link"), "{err}");
+        }
+        // A link named like the lock's temporary file is removed, never written through.
+        let mem = tmp.path().join("m2");
+        std::fs::create_dir_all(&mem).unwrap();
+        symlink(outside.join("target"), mem.join(format!("{LOCK_FILE}.{}.tmp", std::process::id()))).unwrap();
+        let lock = ConsolidationLock::new(&mem, Clock::System, HOUR);
+        let Acquire::Acquired(token) = lock.try_acquire(std::process::id()).unwrap() else { panic!() };
+        // Swapped for a link (to a copy of its own body) while held: heartbeat and rollback
+        // are refused, the target untouched.
+        let body = std::fs::read_to_string(lock.path()).unwrap();
+        std::fs::write(outside.join("held"), &body).unwrap();
+        std::fs::remove_file(lock.path()).unwrap();
+        symlink(outside.join("held"), lock.path()).unwrap();
+        let held_mtime = std::fs::metadata(outside.join("held")).unwrap().modified().unwrap();
+        assert!(lock.heartbeat(&token).is_err());
+        assert!(lock.rollback(&token).is_err());
+        assert!(lock.release_success(&token).is_err());
+        assert_eq!(std::fs::read_to_string(outside.join("held")).unwrap(), body);
+        assert_eq!(std::fs::metadata(outside.join("held")).unwrap().modified().unwrap(), held_mtime);
+        std::fs::remove_file(outside.join("held")).unwrap();
+        assert_eq!(snapshot(), before);
     }
 
     #[test]
