@@ -3,7 +3,9 @@
 //! Each entry holds a `manifest.json` (added / changed / deleted files with sizes and
 //! SHA-256 hashes), `before/<path>` (the replaced originals) and `after/<path>` (what the
 //! dream wrote). `diff` renders it; `undo` restores `before/` byte-identically after
-//! checking that nobody changed the files since.
+//! checking that nobody changed the files since. Like every writer into the memory folder,
+//! recording and undoing go through [`MemoryRoot`]: an undo whose path passes through a
+//! symbolic link is refused before any file is restored.
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::{HISTORY_DIR, LifecycleError};
 use crate::engine::TokenUsage;
-use crate::memdir::{STATE_DIR, write_atomic};
+use crate::memdir::{MemoryRoot, STATE_DIR};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -81,6 +83,11 @@ pub fn entry_dir(memory_dir: &Path, task: &str) -> PathBuf {
     history_root(memory_dir).join(task)
 }
 
+/// A task's history folder, relative to the memory directory.
+fn entry_rel(task: &str) -> PathBuf {
+    Path::new(STATE_DIR).join(HISTORY_DIR).join(task)
+}
+
 /// Saves the originals and new versions of `changes` and the manifest.
 /// `before`/`after` give each change's bytes.
 /// A change's bytes before and after (`None`: the file did not exist on that side).
@@ -91,12 +98,12 @@ pub fn record(
     manifest: &Manifest,
     contents: &[BeforeAfter],
 ) -> Result<(), LifecycleError> {
-    let dir = entry_dir(memory_dir, &manifest.task);
+    let root = MemoryRoot::create(memory_dir)?;
+    let dir = entry_rel(&manifest.task);
     for (change, (before, after)) in manifest.changes.iter().zip(contents) {
         for (sub, bytes) in [("before", before), ("after", after)] {
             if let Some(b) = bytes {
-                let p = dir.join(sub).join(&change.path);
-                write_atomic(&p, b).map_err(|e| LifecycleError::io(&p, e))?;
+                root.write_atomic(dir.join(sub).join(&change.path), b)?;
             }
         }
     }
@@ -104,9 +111,9 @@ pub fn record(
 }
 
 pub fn save_manifest(memory_dir: &Path, manifest: &Manifest) -> Result<(), LifecycleError> {
-    let p = entry_dir(memory_dir, &manifest.task).join("manifest.json");
     let json = serde_json::to_vec_pretty(manifest).map_err(|e| LifecycleError::Invalid(e.to_string()))?;
-    write_atomic(&p, &json).map_err(|e| LifecycleError::io(&p, e))
+    MemoryRoot::create(memory_dir)?.write_atomic(entry_rel(&manifest.task).join("manifest.json"), &json)?;
+    Ok(())
 }
 
 /// Every recorded dream and undo, oldest first.
@@ -199,11 +206,19 @@ pub fn undo(
             reason: format!("dream {} was already undone", manifest.task),
         }]));
     }
+    let root = MemoryRoot::open(memory_dir)?;
+    // Nothing is restored before every path has been checked for links.
+    for c in &manifest.changes {
+        if let Some(link) = root.find_link(&c.path)? {
+            return Err(
+                crate::memdir::SafePathError::Symlink { path: root.join(&c.path), component: link }.into()
+            );
+        }
+    }
     let mut conflicts = Vec::new();
     let mut plan = Vec::new();
     for c in &manifest.changes {
-        let disk_path = memory_dir.join(&c.path);
-        let current = std::fs::read(&disk_path).ok();
+        let current = root.read(&c.path)?;
         let current_stamp = current.as_deref().map(FileStamp::of);
         if current_stamp != c.after {
             let reason = match (&c.after, &current_stamp) {
@@ -228,14 +243,11 @@ pub fn undo(
     let mut changes = Vec::new();
     let mut contents = Vec::new();
     for (c, current, before) in plan {
-        let disk_path = memory_dir.join(&c.path);
         match &before {
-            Some(b) => write_atomic(&disk_path, b).map_err(|e| LifecycleError::io(&disk_path, e))?,
-            None => match std::fs::remove_file(&disk_path) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(LifecycleError::io(&disk_path, e)),
-            },
+            Some(b) => root.write_atomic(&c.path, b)?,
+            None => {
+                root.remove_file(&c.path)?;
+            }
         }
         let action = match (&current, &before) {
             (None, Some(_)) => Action::Added,

@@ -38,6 +38,9 @@ pub enum LifecycleError {
     Invalid(String),
     #[error(transparent)]
     Lock(#[from] crate::lock::LockError),
+    /// A path inside the memory folder was refused (a symbolic link on it) or failed.
+    #[error(transparent)]
+    Path(#[from] crate::memdir::SafePathError),
 }
 
 impl LifecycleError {

@@ -17,7 +17,7 @@ use crate::config::LoadedConfig;
 use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummary, ProgressSink};
 use crate::lock::{Acquire, ConsolidationLock, LockToken};
 use crate::memdir::daily_log::{self, LogCursor};
-use crate::memdir::write_atomic;
+use crate::memdir::{MemoryRoot, STATE_DIR};
 use crate::paths::Locations;
 use crate::sessions::{self, ParsedSession};
 
@@ -254,7 +254,7 @@ fn run_locked(
     let now = clock.now();
     match outcome {
         Ok((outcome, staging)) => {
-            let _ = std::fs::remove_dir_all(&staging.root);
+            transaction::discard(loc, &staging);
             if opts.dry_run {
                 let _ = lock.rollback(token);
             } else {
@@ -277,7 +277,7 @@ fn run_locked(
         }
         Err((err, staging)) => {
             if let Some(s) = staging {
-                let _ = std::fs::remove_dir_all(&s.root);
+                transaction::discard(loc, &s);
             }
             let _ = lock.rollback(token);
             progress.update(|t| {
@@ -406,6 +406,9 @@ fn dream_body(
     let planned = transaction::plan(&staging);
     let message_for = |n: usize| improved_message(n);
     if opts.dry_run {
+        // A dry run refuses what the apply would refuse: a change through a symbolic link.
+        transaction::check_plan(loc, &planned)
+            .map_err(|e| fail(DreamError::Failed(e.to_string()), &staging))?;
         let files: Vec<String> = planned.iter().map(|p| p.path.clone()).collect();
         let diff = transaction::plan_diff(&planned);
         let message = if files.is_empty() {
@@ -441,9 +444,11 @@ fn dream_body(
     };
     let applied = transaction::apply(loc, &staging, planned, manifest)
         .map_err(|e| fail(DreamError::Failed(e.to_string()), &staging))?;
-    if let Some(c) = new_cursor {
-        let path = loc.state_dir().join(LOG_CURSOR_FILE);
-        let _ = write_atomic(&path, serde_json::to_string(&c).unwrap_or_default().as_bytes());
+    if let Some(c) = new_cursor
+        && let Ok(mem) = MemoryRoot::open(&loc.memory_dir)
+    {
+        let rel = Path::new(STATE_DIR).join(LOG_CURSOR_FILE);
+        let _ = mem.write_atomic(rel, serde_json::to_string(&c).unwrap_or_default().as_bytes());
     }
     let files: Vec<String> = applied.changes.iter().map(|c| c.path.clone()).collect();
     // Engine state in dot-folders is applied like any file but is not memory the user reads.

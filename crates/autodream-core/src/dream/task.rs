@@ -14,7 +14,7 @@ use crate::clock::{Clock, human_ago, human_duration};
 use crate::config::Config;
 use crate::engine::{ProgressSink, TokenUsage};
 use crate::lock::pid_alive;
-use crate::memdir::{STATE_DIR, write_atomic};
+use crate::memdir::{MemoryRoot, STATE_DIR};
 use crate::paths::Locations;
 
 /// How many turns the task keeps for display.
@@ -155,9 +155,9 @@ pub fn load(memory_dir: &Path) -> Option<Task> {
 }
 
 pub fn save(memory_dir: &Path, task: &Task) -> Result<(), LifecycleError> {
-    let path = task_path(memory_dir);
     let json = serde_json::to_vec_pretty(task).map_err(|e| LifecycleError::Invalid(e.to_string()))?;
-    write_atomic(&path, &json).map_err(|e| LifecycleError::io(&path, e))
+    MemoryRoot::create(memory_dir)?.write_atomic(Path::new(STATE_DIR).join(TASK_FILE), &json)?;
+    Ok(())
 }
 
 /// A task marked running whose worker is gone becomes failed. Returns a sentence if so.

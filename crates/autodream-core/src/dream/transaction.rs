@@ -10,6 +10,14 @@
 //! journal leaves the memory untouched; a crash after it is rolled forward by the next
 //! command. A file that changed on disk during the dream keeps the disk version; the
 //! dream's version is saved beside it as `<file>.conflict-<task>` and named in the summary.
+//!
+//! Symbolic links are never followed. The staging copy keeps them as links (so an engine
+//! sees them, and its sandbox refuses to write through them as it would in the memory
+//! folder), the change set lists regular files only, and every write into the memory folder
+//! goes through [`MemoryRoot`], which walks each path without following links. A change
+//! whose path passes through a link in the memory folder refuses the whole dream before
+//! anything is written; a link swapped in while the changes are applied makes that write
+//! fail, and the files already replaced are put back.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -18,9 +26,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::history::{self, Action, Change, FileStamp, Manifest};
-use super::{JOURNAL_FILE, LifecycleError, STAGING_DIR};
+use super::{HISTORY_DIR, JOURNAL_FILE, LifecycleError, STAGING_DIR};
 use crate::lock::LOCK_FILE;
-use crate::memdir::{LOGS_DIR, STATE_DIR, write_atomic};
+use crate::memdir::{LOGS_DIR, MemoryRoot, STATE_DIR};
 use crate::paths::Locations;
 
 /// Where an engine works during one dream.
@@ -36,44 +44,43 @@ fn is_excluded_top(name: &str) -> bool {
     name == LOGS_DIR || name == STATE_DIR || name == LOCK_FILE
 }
 
-/// Copies the memory directory (minus `logs/`, `.dream/`, the lock, and symbolic links,
-/// which autodream never follows) into a fresh staging area.
+/// `.dream/journal.json`, relative to the memory directory.
+fn journal_rel() -> PathBuf {
+    Path::new(STATE_DIR).join(JOURNAL_FILE)
+}
+
+/// `.dream/staging`, relative to the memory directory.
+fn staging_rel() -> PathBuf {
+    Path::new(STATE_DIR).join(STAGING_DIR)
+}
+
+/// Copies the memory directory (minus `logs/`, `.dream/`, the lock and temporary files)
+/// into a fresh staging area. Symbolic links are copied as links, never followed.
 pub fn prepare(loc: &Locations, task: &str) -> Result<Staging, LifecycleError> {
-    let root = loc.state_dir().join(STAGING_DIR).join(task);
-    if root.exists() {
-        std::fs::remove_dir_all(&root).map_err(|e| LifecycleError::io(&root, e))?;
-    }
+    let mem = MemoryRoot::create(&loc.memory_dir)?;
+    let rel = staging_rel().join(task);
+    mem.remove_dir_all(&rel)?;
+    let root = loc.memory_dir.join(&rel);
     let staging = Staging { base: root.join("base"), work: root.join("work"), root };
-    for dst in [&staging.base, &staging.work] {
-        std::fs::create_dir_all(dst).map_err(|e| LifecycleError::io(dst, e))?;
-        copy_tree(&loc.memory_dir, dst, true)?;
+    let skip = |path: &Path| {
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        // Temporary files of an atomic write in progress are not memory.
+        (path.parent() == Some(Path::new("")) && is_excluded_top(&name))
+            || (name.starts_with('.') && name.ends_with(".tmp"))
+    };
+    for sub in ["base", "work"] {
+        mem.copy_tree("", rel.join(sub), &skip)?;
     }
     Ok(staging)
 }
 
-fn copy_tree(src: &Path, dst: &Path, top: bool) -> Result<(), LifecycleError> {
-    let entries = std::fs::read_dir(src).map_err(|e| LifecycleError::io(src, e))?;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name_str = name.to_string_lossy();
-        if top && is_excluded_top(&name_str) {
-            continue;
-        }
-        // Temporary files of an atomic write in progress are not memory.
-        if name_str.ends_with(".tmp") && name_str.starts_with('.') {
-            continue;
-        }
-        let Ok(ft) = entry.file_type() else { continue };
-        let from = entry.path();
-        let to = dst.join(&name);
-        if ft.is_dir() {
-            std::fs::create_dir_all(&to).map_err(|e| LifecycleError::io(&to, e))?;
-            copy_tree(&from, &to, false)?;
-        } else if ft.is_file() {
-            std::fs::copy(&from, &to).map_err(|e| LifecycleError::io(&from, e))?;
-        }
+/// Removes a staging copy (best effort), without following links.
+pub fn discard(loc: &Locations, staging: &Staging) {
+    if let Ok(rel) = staging.root.strip_prefix(&loc.memory_dir)
+        && let Ok(mem) = MemoryRoot::open(&loc.memory_dir)
+    {
+        let _ = mem.remove_dir_all(rel);
     }
-    Ok(())
 }
 
 /// Every regular file under `dir`, relative, `/`-separated (symlinks skipped).
@@ -118,6 +125,29 @@ pub fn plan(staging: &Staging) -> Vec<Planned> {
             (base != work).then_some(Planned { path: p, base, work })
         })
         .collect()
+}
+
+/// Checks a plan against the memory directory before anything is written: a change whose
+/// path passes through a symbolic link (a linked folder on the way) refuses the dream, with
+/// an error naming the path and the link. Returns the changed paths that are links
+/// themselves: those files are left alone (the link is kept, nothing is written through it).
+pub fn check_plan(loc: &Locations, planned: &[Planned]) -> Result<Vec<String>, LifecycleError> {
+    check_plan_in(&MemoryRoot::open(&loc.memory_dir)?, planned)
+}
+
+fn check_plan_in(mem: &MemoryRoot, planned: &[Planned]) -> Result<Vec<String>, LifecycleError> {
+    let mut linked = Vec::new();
+    for p in planned {
+        let Some(link) = mem.find_link(&p.path)? else { continue };
+        if link == Path::new(&p.path) {
+            linked.push(p.path.clone());
+        } else {
+            return Err(
+                crate::memdir::SafePathError::Symlink { path: mem.join(&p.path), component: link }.into()
+            );
+        }
+    }
+    Ok(linked)
 }
 
 /// A unified diff of a plan (dry runs).
@@ -172,6 +202,22 @@ fn fault_delay() {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// A unit-test hook run before each file is applied (to change the disk mid-apply).
+    static BEFORE_APPLY_OP: std::cell::RefCell<Option<Box<dyn FnMut(&str)>>> =
+        std::cell::RefCell::new(None);
+}
+
+fn before_apply_op(_path: &str) {
+    #[cfg(test)]
+    BEFORE_APPLY_OP.with(|h| {
+        if let Some(hook) = h.borrow_mut().as_mut() {
+            hook(_path);
+        }
+    });
+}
+
 /// Applies a plan to the memory directory with a journal, recording history.
 /// `manifest` gives the metadata; its `changes` and `conflicts` are filled in here.
 pub fn apply(
@@ -181,23 +227,24 @@ pub fn apply(
     mut manifest: Manifest,
 ) -> Result<Applied, LifecycleError> {
     let mem = &loc.memory_dir;
+    let root = MemoryRoot::open(mem)?;
+    // Nothing is written before every path has been checked.
+    let linked = check_plan_in(&root, &planned)?;
     let mut ops = Vec::new();
     let mut changes = Vec::new();
     let mut contents = Vec::new();
     let mut conflicts = Vec::new();
     for p in planned {
-        let disk_path = mem.join(&p.path);
-        if std::fs::symlink_metadata(&disk_path).is_ok_and(|m| m.file_type().is_symlink()) {
+        if linked.contains(&p.path) {
             conflicts.push(format!("{} (a symbolic link on disk: left alone)", p.path));
             continue;
         }
-        let disk = std::fs::read(&disk_path).ok();
+        let disk = root.read(&p.path)?;
         if disk != p.base {
             // Written during the dream: the disk wins; keep the dream's version beside it.
             if disk != p.work {
                 if let Some(w) = &p.work {
-                    let beside = mem.join(format!("{}.conflict-{}", p.path, manifest.task));
-                    write_atomic(&beside, w).map_err(|e| LifecycleError::io(&beside, e))?;
+                    root.write_atomic(format!("{}.conflict-{}", p.path, manifest.task), w)?;
                 }
                 conflicts.push(p.path.clone());
             }
@@ -229,80 +276,110 @@ pub fn apply(
         return Ok(Applied { changes, conflicts });
     }
     let journal = Journal { task: manifest.task.clone(), staging: staging.root.clone(), ops };
-    let journal_path = loc.state_dir().join(JOURNAL_FILE);
     let json = serde_json::to_vec_pretty(&journal).map_err(|e| LifecycleError::Invalid(e.to_string()))?;
-    write_atomic(&journal_path, &json).map_err(|e| LifecycleError::io(&journal_path, e))?;
+    root.write_atomic(journal_rel(), &json)?;
     fault_delay();
-    for op in &journal.ops {
-        apply_op(mem, op)?;
+    for (i, op) in journal.ops.iter().enumerate() {
+        before_apply_op(&op.path);
+        if let Err(e) = apply_op(&root, &op.path, contents[i].1.as_deref()) {
+            put_back(&root, &journal, &contents[..i]);
+            return Err(e);
+        }
         fault_delay();
     }
-    std::fs::remove_file(&journal_path).map_err(|e| LifecycleError::io(&journal_path, e))?;
+    root.remove_file(journal_rel())?;
     Ok(Applied { changes, conflicts })
 }
 
-/// Applies one journalled op; idempotent, so recovery can run it again.
-fn apply_op(mem: &Path, op: &JournalOp) -> Result<(), LifecycleError> {
-    let dest = mem.join(&op.path);
-    match &op.staged {
-        Some(staged) => {
-            let bytes = std::fs::read(staged).map_err(|e| LifecycleError::io(staged, e))?;
-            write_atomic(&dest, &bytes).map_err(|e| LifecycleError::io(&dest, e))?;
-        }
-        None => match std::fs::remove_file(&dest) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(LifecycleError::io(&dest, e)),
-        },
+/// An apply failed part-way (a write refused): restores the files already replaced, then
+/// forgets the journal and the history entry. When a file cannot be restored the journal
+/// stays, and the next command finishes the apply instead.
+fn put_back(root: &MemoryRoot, journal: &Journal, done: &[history::BeforeAfter]) {
+    let restored = journal
+        .ops
+        .iter()
+        .zip(done)
+        .all(|(op, (before, _))| apply_op(root, &op.path, before.as_deref()).is_ok());
+    if restored {
+        let _ = root.remove_file(journal_rel());
+        let _ = root.remove_dir_all(Path::new(STATE_DIR).join(HISTORY_DIR).join(&journal.task));
     }
-    // Empty folders left by a deleted file are removed (never the memory root).
-    if op.staged.is_none() {
-        let mut dir = dest.parent();
-        while let Some(d) = dir {
-            if d == mem || std::fs::remove_dir(d).is_err() {
-                break;
-            }
-            dir = d.parent();
+}
+
+/// Writes `new` to `path` (`None`: deletes it); idempotent, so recovery can run it again.
+fn apply_op(root: &MemoryRoot, path: &str, new: Option<&[u8]>) -> Result<(), LifecycleError> {
+    match new {
+        Some(bytes) => root.write_atomic(path, bytes)?,
+        None => {
+            root.remove_file(path)?;
+            // Empty folders left by a deleted file are removed (never the memory root).
+            root.remove_empty_parents(path);
         }
     }
     Ok(())
 }
 
+/// A staged file named by a journal, relative to the memory directory: only files inside
+/// its staging area are read back.
+fn staged_rel<'a>(mem: &Path, staged: &'a Path) -> Option<&'a Path> {
+    staged.strip_prefix(mem).ok().filter(|rel| rel.starts_with(staging_rel()))
+}
+
 /// Finishes an apply interrupted by a crash: each op is rolled forward when the file is
 /// still as the dream found it (or already done); a file changed since keeps the disk
-/// version. Returns a sentence when there was a journal.
+/// version, and so does a path that now passes through a symbolic link. Returns a sentence
+/// when there was a journal.
 pub fn recover_journal(loc: &Locations) -> Result<Option<String>, LifecycleError> {
     let journal_path = loc.state_dir().join(JOURNAL_FILE);
     let Ok(text) = std::fs::read_to_string(&journal_path) else { return Ok(None) };
+    let root = MemoryRoot::open(&loc.memory_dir)?;
     let journal: Journal = match serde_json::from_str(&text) {
         Ok(j) => j,
         Err(_) => {
             // A journal is written atomically, so a broken one was never acted on.
-            let _ = std::fs::remove_file(&journal_path);
+            let _ = root.remove_file(journal_rel());
             return Ok(Some("removed an unreadable journal (no change had been applied)".into()));
         }
     };
     let mem = &loc.memory_dir;
     let mut forward = 0;
     let mut kept = Vec::new();
+    let mut refused = Vec::new();
     for op in &journal.ops {
-        let disk = std::fs::read(mem.join(&op.path)).ok().map(|b| history::sha256_hex(&b));
+        let disk = match root.read(&op.path) {
+            Ok(bytes) => bytes.map(|b| history::sha256_hex(&b)),
+            Err(e) if e.is_symlink() => {
+                refused.push(op.path.clone());
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
         if disk == op.after {
             continue;
         }
-        let staged_ok = op.staged.as_ref().is_none_or(|s| s.exists());
-        if disk == op.expect_before && staged_ok {
-            apply_op(mem, op)?;
-            forward += 1;
-        } else {
-            kept.push(op.path.clone());
+        let staged = match &op.staged {
+            None => Some(None),
+            Some(s) => staged_rel(mem, s).and_then(|rel| root.read(rel).ok().flatten()).map(Some),
+        };
+        match staged {
+            Some(new) if disk == op.expect_before => match apply_op(&root, &op.path, new.as_deref()) {
+                Ok(()) => forward += 1,
+                Err(LifecycleError::Path(e)) if e.is_symlink() => refused.push(op.path.clone()),
+                Err(e) => return Err(e),
+            },
+            _ => kept.push(op.path.clone()),
         }
     }
-    std::fs::remove_file(&journal_path).map_err(|e| LifecycleError::io(&journal_path, e))?;
-    let _ = std::fs::remove_dir_all(&journal.staging);
+    root.remove_file(journal_rel())?;
+    if let Some(rel) = staged_rel(mem, &journal.staging) {
+        let _ = root.remove_dir_all(rel);
+    }
     let mut s = format!("finished applying dream {} after a crash ({forward} files)", journal.task);
     if !kept.is_empty() {
         s.push_str(&format!("; kept newer versions of {}", kept.join(", ")));
+    }
+    if !refused.is_empty() {
+        s.push_str(&format!("; left {} alone (a symbolic link on the path)", refused.join(", ")));
     }
     Ok(Some(s))
 }
@@ -313,18 +390,17 @@ pub fn recover_journal(loc: &Locations) -> Result<Option<String>, LifecycleError
 /// its staging copy, so a copy created after the listing is never touched, and one created
 /// before it belongs to a task this reads as running.
 pub fn remove_stale_staging(loc: &Locations) {
-    let dir = loc.state_dir().join(STAGING_DIR);
     if loc.state_dir().join(JOURNAL_FILE).exists() {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(&dir) else { return };
-    let listed: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    let Ok(root) = MemoryRoot::open(&loc.memory_dir) else { return };
+    let Ok(listed) = root.list(staging_rel()) else { return };
     let live = super::task::load(&loc.memory_dir)
         .filter(|t| t.state == super::task::TaskState::Running && crate::lock::pid_alive(t.pid))
         .map(|t| t.id);
-    for path in listed {
-        if path.file_name().and_then(|n| n.to_str()) != live.as_deref() {
-            let _ = std::fs::remove_dir_all(&path);
+    for name in listed {
+        if name.to_str() != live.as_deref() {
+            let _ = root.remove_dir_all(staging_rel().join(name));
         }
     }
 }
@@ -333,6 +409,7 @@ pub fn remove_stale_staging(loc: &Locations) {
 mod tests {
     use super::*;
     use jiff::Timestamp;
+    use std::os::unix::fs::symlink;
 
     fn loc(tmp: &Path) -> Locations {
         Locations {
@@ -360,7 +437,7 @@ mod tests {
     }
 
     #[test]
-    fn staging_skips_logs_state_lock_and_symlinks() {
+    fn staging_skips_logs_state_and_lock_and_keeps_links_as_links() {
         let tmp = tempfile::tempdir().unwrap();
         let l = loc(tmp.path());
         std::fs::create_dir_all(l.memory_dir.join("logs/2026/05")).unwrap();
@@ -368,9 +445,268 @@ mod tests {
         std::fs::write(l.memory_dir.join("MEMORY.md"), "x").unwrap();
         std::fs::write(l.memory_dir.join("a.md"), "a").unwrap();
         std::fs::write(l.memory_dir.join(LOCK_FILE), "").unwrap();
-        std::os::unix::fs::symlink("/etc/hostname", l.memory_dir.join("link.md")).unwrap();
+        std::fs::write(l.memory_dir.join(".a.md.1.2.tmp"), "half").unwrap();
+        symlink("/etc/hostname", l.memory_dir.join("link.md")).unwrap();
         let s = prepare(&l, "t1").unwrap();
         assert_eq!(files_under(&s.work).into_iter().collect::<Vec<_>>(), ["MEMORY.md", "a.md"]);
+        let mut names: Vec<String> = std::fs::read_dir(&s.work)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["MEMORY.md", "a.md", "link.md"]);
+        assert_eq!(std::fs::read_link(s.work.join("link.md")).unwrap(), Path::new("/etc/hostname"));
+    }
+
+    /// A memory folder next to an outside folder with a file and a subfolder.
+    fn linked_world(tmp: &Path) -> (Locations, PathBuf) {
+        let l = loc(tmp);
+        let outside = tmp.join("outside");
+        std::fs::create_dir_all(outside.join("sub")).unwrap();
+        std::fs::write(outside.join("target.md"), "outside\n").unwrap();
+        std::fs::write(outside.join("sub/b.md"), "old b\n").unwrap();
+        std::fs::create_dir_all(&l.memory_dir).unwrap();
+        std::fs::write(l.memory_dir.join("MEMORY.md"), "- [A](a.md) — a\n").unwrap();
+        std::fs::write(l.memory_dir.join("a.md"), "old a\n").unwrap();
+        (l, outside)
+    }
+
+    /// Every entry under `dir` with its contents (links as their target), for "unchanged" checks.
+    fn snapshot(dir: &Path) -> Vec<(PathBuf, String)> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                let ft = e.file_type().unwrap();
+                if ft.is_symlink() {
+                    out.push((p.clone(), format!("-> {}", std::fs::read_link(&p).unwrap().display())));
+                } else if ft.is_dir() {
+                    out.push((p.clone(), "<dir>".into()));
+                    stack.push(p);
+                } else {
+                    out.push((p.clone(), std::fs::read_to_string(&p).unwrap_or_default()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn memory_snapshot(l: &Locations) -> Vec<(PathBuf, String)> {
+        snapshot(&l.memory_dir).into_iter().filter(|(p, _)| !p.starts_with(l.state_dir())).collect()
+    }
+
+    fn is_link_error(e: &LifecycleError, component: &str) -> bool {
+        matches!(e, LifecycleError::Path(p) if p.is_symlink())
+            && e.to_string().contains(&format!("{component} is a symbolic link"))
+    }
+
+    #[test]
+    fn the_staging_copy_keeps_links_to_folders_and_files_and_never_reads_through_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (l, outside) = linked_world(tmp.path());
+        symlink(&outside, l.memory_dir.join("linkdir")).unwrap();
+        symlink(outside.join("target.md"), l.memory_dir.join("link.md")).unwrap();
+        let before = snapshot(&outside);
+        let s = prepare(&l, "t1").unwrap();
+        for side in [&s.base, &s.work] {
+            assert_eq!(std::fs::read_link(side.join("linkdir")).unwrap(), outside);
+            assert_eq!(std::fs::read_link(side.join("link.md")).unwrap(), outside.join("target.md"));
+            assert_eq!(files_under(side).into_iter().collect::<Vec<_>>(), ["MEMORY.md", "a.md"]);
+        }
+        assert!(plan(&s).is_empty());
+        // Preparing again (a retried task id) removes the old copy without following its links.
+        prepare(&l, "t1").unwrap();
+        assert_eq!(snapshot(&outside), before);
+    }
+
+    #[test]
+    fn a_change_through_a_linked_folder_refuses_the_whole_apply() {
+        // The reported escape: the live folder holds a link to an outside folder, the engine
+        // wrote `<link>/x.md` in staging, and the change set names it.
+        let tmp = tempfile::tempdir().unwrap();
+        let (l, outside) = linked_world(tmp.path());
+        symlink(&outside, l.memory_dir.join("linkdir")).unwrap();
+        let s = prepare(&l, "t1").unwrap();
+        std::fs::write(s.work.join("a.md"), "dream a\n").unwrap();
+        std::fs::remove_file(s.work.join("linkdir")).unwrap();
+        std::fs::create_dir_all(s.work.join("linkdir/sub")).unwrap();
+        std::fs::write(s.work.join("linkdir/x.md"), "escaped\n").unwrap();
+        std::fs::write(s.work.join("linkdir/sub/b.md"), "escaped\n").unwrap();
+        let before = snapshot(&outside);
+        let memory_before = memory_snapshot(&l);
+        let planned = plan(&s);
+        assert_eq!(
+            planned.iter().map(|p| p.path.as_str()).collect::<Vec<_>>(),
+            ["a.md", "linkdir/sub/b.md", "linkdir/x.md"]
+        );
+        let err = check_plan(&l, &planned).unwrap_err();
+        assert!(is_link_error(&err, "linkdir"), "{err}");
+        let err = apply(&l, &s, planned, manifest("t1")).unwrap_err();
+        assert!(is_link_error(&err, "linkdir"), "{err}");
+        assert!(err.to_string().contains("linkdir/sub/b.md"), "the error names the path: {err}");
+        assert_eq!(snapshot(&outside), before);
+        assert_eq!(memory_snapshot(&l), memory_before, "nothing was applied, a.md included");
+        assert!(!l.state_dir().join(JOURNAL_FILE).exists());
+        assert!(history::list(&l.memory_dir).is_empty());
+    }
+
+    #[test]
+    fn a_changed_file_that_is_a_link_on_disk_is_left_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (l, outside) = linked_world(tmp.path());
+        symlink(outside.join("target.md"), l.memory_dir.join("link.md")).unwrap();
+        symlink(&outside, l.memory_dir.join("linked-folder.md")).unwrap();
+        let s = prepare(&l, "t1").unwrap();
+        for name in ["link.md", "linked-folder.md"] {
+            std::fs::remove_file(s.work.join(name)).unwrap();
+            std::fs::write(s.work.join(name), "dream\n").unwrap();
+        }
+        let before = snapshot(&outside);
+        let applied = apply(&l, &s, plan(&s), manifest("t1")).unwrap();
+        assert_eq!(
+            applied.conflicts,
+            [
+                "link.md (a symbolic link on disk: left alone)",
+                "linked-folder.md (a symbolic link on disk: left alone)"
+            ]
+        );
+        assert!(applied.changes.is_empty());
+        assert_eq!(snapshot(&outside), before);
+        assert!(std::fs::symlink_metadata(l.memory_dir.join("link.md")).unwrap().file_type().is_symlink());
+    }
+
+    #[test]
+    fn a_conflict_file_is_never_written_through_a_link() {
+        for link_to_folder in [false, true] {
+            let tmp = tempfile::tempdir().unwrap();
+            let (l, outside) = linked_world(tmp.path());
+            let s = prepare(&l, "t1").unwrap();
+            std::fs::write(s.work.join("a.md"), "dream a\n").unwrap();
+            // The user edits a.md during the dream, and `a.md.conflict-t1` is a link.
+            std::fs::write(l.memory_dir.join("a.md"), "user a\n").unwrap();
+            let target = if link_to_folder { outside.clone() } else { outside.join("target.md") };
+            symlink(&target, l.memory_dir.join("a.md.conflict-t1")).unwrap();
+            let before = snapshot(&outside);
+            let err = apply(&l, &s, plan(&s), manifest("t1")).unwrap_err();
+            assert!(is_link_error(&err, "a.md.conflict-t1"), "{err}");
+            assert_eq!(snapshot(&outside), before);
+            assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "user a\n");
+        }
+    }
+
+    #[test]
+    fn a_folder_swapped_for_a_link_mid_apply_is_refused_and_the_applied_files_are_put_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (l, outside) = linked_world(tmp.path());
+        std::fs::create_dir_all(l.memory_dir.join("sub")).unwrap();
+        std::fs::write(l.memory_dir.join("sub/b.md"), "old b\n").unwrap();
+        let s = prepare(&l, "t1").unwrap();
+        std::fs::write(s.work.join("a.md"), "dream a\n").unwrap();
+        std::fs::write(s.work.join("sub/b.md"), "dream b\n").unwrap();
+        let planned = plan(&s);
+        let before = snapshot(&outside);
+        // After the checks, just before `sub/b.md` is written, `sub` becomes a link to an
+        // outside folder holding a file with the same name and bytes.
+        let (mem, out) = (l.memory_dir.clone(), outside.clone());
+        BEFORE_APPLY_OP.with(|h| {
+            *h.borrow_mut() = Some(Box::new(move |path: &str| {
+                if path == "sub/b.md" {
+                    std::fs::rename(mem.join("sub"), mem.join("sub-real")).unwrap();
+                    symlink(out.join("sub"), mem.join("sub")).unwrap();
+                }
+            }))
+        });
+        let result = apply(&l, &s, planned, manifest("t1"));
+        BEFORE_APPLY_OP.with(|h| *h.borrow_mut() = None);
+        let err = result.unwrap_err();
+        assert!(is_link_error(&err, "sub"), "{err}");
+        assert_eq!(snapshot(&outside), before);
+        // a.md, already replaced, is back as it was; the real folder was never touched.
+        assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "old a\n");
+        assert_eq!(std::fs::read_to_string(l.memory_dir.join("sub-real/b.md")).unwrap(), "old b\n");
+        assert!(!l.state_dir().join(JOURNAL_FILE).exists());
+        assert!(history::list(&l.memory_dir).is_empty());
+    }
+
+    #[test]
+    fn recovery_leaves_a_path_through_a_link_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (l, outside) = linked_world(tmp.path());
+        let s = prepare(&l, "t1").unwrap();
+        std::fs::create_dir_all(s.work.join("sub")).unwrap();
+        std::fs::write(s.work.join("sub/b.md"), "new b\n").unwrap();
+        std::fs::write(s.work.join("a.md"), "new a\n").unwrap();
+        let journal = Journal {
+            task: "t1".into(),
+            staging: s.root.clone(),
+            ops: vec![
+                JournalOp {
+                    path: "a.md".into(),
+                    staged: Some(s.work.join("a.md")),
+                    expect_before: Some(history::sha256_hex(b"old a\n")),
+                    after: Some(history::sha256_hex(b"new a\n")),
+                },
+                JournalOp {
+                    path: "sub/b.md".into(),
+                    staged: Some(s.work.join("sub/b.md")),
+                    expect_before: Some(history::sha256_hex(b"old b\n")),
+                    after: Some(history::sha256_hex(b"new b\n")),
+                },
+                // A journal naming a staged file outside the staging area is not followed.
+                JournalOp {
+                    path: "c.md".into(),
+                    staged: Some(outside.join("target.md")),
+                    expect_before: None,
+                    after: Some(history::sha256_hex(b"outside\n")),
+                },
+            ],
+        };
+        std::fs::create_dir_all(l.state_dir()).unwrap();
+        std::fs::write(l.state_dir().join(JOURNAL_FILE), serde_json::to_vec(&journal).unwrap()).unwrap();
+        // `sub` is a link to an outside folder whose b.md matches what the dream expected.
+        symlink(&outside, l.memory_dir.join("sub")).unwrap();
+        let before = snapshot(&outside);
+        let said = recover_journal(&l).unwrap().unwrap();
+        assert!(said.contains("1 files") && said.contains("left sub/b.md alone"), "{said}");
+        assert!(said.contains("kept newer versions of c.md"), "{said}");
+        assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "new a\n");
+        assert!(!l.memory_dir.join("c.md").exists());
+        assert_eq!(snapshot(&outside), before);
+    }
+
+    #[test]
+    fn undo_never_restores_through_a_link() {
+        for link_to_folder in [true, false] {
+            let tmp = tempfile::tempdir().unwrap();
+            let (l, outside) = linked_world(tmp.path());
+            std::fs::create_dir_all(l.memory_dir.join("sub")).unwrap();
+            std::fs::write(l.memory_dir.join("sub/b.md"), "old b\n").unwrap();
+            let s = prepare(&l, "t1").unwrap();
+            std::fs::write(s.work.join("sub/b.md"), "dream b\n").unwrap();
+            std::fs::write(s.work.join("a.md"), "dream a\n").unwrap();
+            apply(&l, &s, plan(&s), manifest("t1")).unwrap();
+            // After the dream, the file (or its folder) becomes a link to an outside copy
+            // holding exactly what the dream wrote, so the undo's own checks pass.
+            if link_to_folder {
+                std::fs::write(outside.join("sub/b.md"), "dream b\n").unwrap();
+                std::fs::rename(l.memory_dir.join("sub"), l.memory_dir.join("sub-real")).unwrap();
+                symlink(outside.join("sub"), l.memory_dir.join("sub")).unwrap();
+            } else {
+                std::fs::write(outside.join("target.md"), "dream b\n").unwrap();
+                std::fs::remove_file(l.memory_dir.join("sub/b.md")).unwrap();
+                symlink(outside.join("target.md"), l.memory_dir.join("sub/b.md")).unwrap();
+            }
+            let before = snapshot(&outside);
+            let m = history::find(&l.memory_dir, Some("t1")).unwrap();
+            let err = history::undo(&l.memory_dir, &m, "u1", m.started_at, true).unwrap_err();
+            let component = if link_to_folder { "sub" } else { "sub/b.md" };
+            assert!(is_link_error(&err, component), "{err}");
+            assert_eq!(snapshot(&outside), before);
+            // Refused before anything was restored.
+            assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "dream a\n");
+        }
     }
 
     #[test]
