@@ -16,6 +16,11 @@
 //!   (`/proc/self/root/...` and friends therefore fall outside and are refused);
 //! - the real memory dir and the staging folder are not reachable through another root.
 //!
+//! The staging copy keeps the memory dir's symbolic links as links, so a link planted in the
+//! memory dir is refused here exactly as it would be in the real folder (a write never turns
+//! a linked folder into a real one in staging). What the dream leaves in staging is applied
+//! by the lifecycle through `autodream_core::memdir::MemoryRoot`, which refuses links too.
+//!
 //! Resolution yields a path relative to the root's backing folder that contains no links.
 //! Opening then walks that path again with `openat(O_NOFOLLOW)` from a descriptor of the
 //! root, so a component swapped for a symbolic link between the check and the use makes the

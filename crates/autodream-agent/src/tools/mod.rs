@@ -298,6 +298,81 @@ pub(crate) fn excerpt_around(line: &str, hit: Option<(usize, usize)>, width: usi
 mod tests {
     use super::*;
     use crate::sandbox::SandboxRoots;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn write_and_edit_refuse_the_links_a_staging_copy_keeps() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let (memory, outside) = (base.join("sessions/memory"), base.join("outside"));
+        std::fs::create_dir_all(&memory).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("target.md"), "outside\n").unwrap();
+        std::fs::write(memory.join("MEMORY.md"), "- [A](a.md) — a\n").unwrap();
+        std::fs::write(memory.join("a.md"), "- a\n").unwrap();
+        symlink(&outside, memory.join("linkdir")).unwrap();
+        symlink(&outside, memory.join("linkdir.md")).unwrap();
+        symlink(outside.join("target.md"), memory.join("link.md")).unwrap();
+        symlink(outside.join("missing.md"), memory.join("dangling.md")).unwrap();
+        // The staging copy exactly as the lifecycle makes it.
+        let loc = autodream_core::paths::Locations {
+            memory_dir: memory.clone(),
+            sessions_dir: base.join("sessions"),
+            project_dir: base.clone(),
+        };
+        let staging = autodream_core::dream::transaction::prepare(&loc, "t1").unwrap();
+        let sandbox = Sandbox::new(SandboxRoots {
+            memory_dir: &memory,
+            staging: &staging.work,
+            sessions_dir: &loc.sessions_dir,
+            project_dir: None,
+        })
+        .unwrap();
+        let tools = ToolBox::new(sandbox, BashSettings::default());
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let m = memory.display().to_string();
+        let attempts = [
+            ("Write", serde_json::json!({"file_path": "linkdir/x.md", "content": "escaped"})),
+            ("Write", serde_json::json!({"file_path": format!("{m}/linkdir/x.md"), "content": "escaped"})),
+            ("Write", serde_json::json!({"file_path": "linkdir/target.md", "content": "escaped"})),
+            ("Write", serde_json::json!({"file_path": "linkdir.md", "content": "escaped"})),
+            ("Write", serde_json::json!({"file_path": "link.md", "content": "escaped"})),
+            ("Write", serde_json::json!({"file_path": "dangling.md", "content": "escaped"})),
+            (
+                "Edit",
+                serde_json::json!({"file_path": "link.md", "old_string": "outside", "new_string": "escaped"}),
+            ),
+            (
+                "Edit",
+                serde_json::json!({"file_path": "linkdir/target.md", "old_string": "outside", "new_string": "x"}),
+            ),
+        ];
+        for (name, input) in attempts {
+            let outcome = rt.block_on(tools.run(name, &input));
+            assert!(outcome.is_error && outcome.denied.is_some(), "{name} {input}: {outcome:?}");
+            assert!(outcome.content.contains("symbolic link"), "{name} {input}: {outcome:?}");
+            assert_eq!(outcome.wrote, None);
+        }
+        // Nothing outside changed, the links are still links, and the dream has nothing to apply.
+        let mut outside_names: Vec<_> =
+            std::fs::read_dir(&outside).unwrap().map(|e| e.unwrap().file_name()).collect();
+        outside_names.sort();
+        assert_eq!(outside_names, ["target.md"]);
+        assert_eq!(std::fs::read_to_string(outside.join("target.md")).unwrap(), "outside\n");
+        for link in ["linkdir", "linkdir.md", "link.md", "dangling.md"] {
+            assert!(
+                std::fs::symlink_metadata(staging.work.join(link)).unwrap().file_type().is_symlink(),
+                "{link}"
+            );
+        }
+        assert!(autodream_core::dream::transaction::plan(&staging).is_empty());
+        // An ordinary write still works.
+        let ok = rt.block_on(
+            tools.run("Write", &serde_json::json!({"file_path": "notes/b.md", "content": "- b\n"})),
+        );
+        assert!(!ok.is_error, "{ok:?}");
+        assert_eq!(std::fs::read_to_string(staging.work.join("notes/b.md")).unwrap(), "- b\n");
+    }
 
     #[test]
     fn tool_definitions_are_complete_and_lean() {
