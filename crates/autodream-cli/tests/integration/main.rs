@@ -12,3 +12,4 @@ mod hook;
 mod kill;
 mod lock_races;
 mod support;
+mod symlinks;
