@@ -395,7 +395,10 @@ fn already_annotated(rest: &str) -> bool {
     };
     // A long parenthesis is a remark, not a date annotation.
     let content = &inner[..close];
-    content.len() <= 64 && !content.contains(['(', '（']) && content.bytes().any(|b| b.is_ascii_digit())
+    // A year makes it a date: "(Wednesday the 18th)" is the author's hint, not a resolution.
+    content.len() <= 64
+        && !content.contains(['(', '（'])
+        && content.as_bytes().windows(4).any(|w| w.iter().all(u8::is_ascii_digit))
 }
 
 /// Finds explicit dates: `2023-05-08`, `2023/05/08`, `8 May 2023`, `May 8, 2023`,

@@ -84,7 +84,7 @@ fn re(pattern: &str) -> Regex {
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|note|reminder|plus|then|actually|hmm|whoa|wow|sorry|ah right|oh and|good catch)\b[\s,.:;!—–-]*)+",
+        r"(?i)^(?:(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hmm|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -98,6 +98,14 @@ static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"
 static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|deadline)\b|规矩|规范|规则|决定",
+    )
+});
+/// A pronoun that stands for something named before it.
+static REST_REFERS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:it|them|its)\b"));
+/// "… so let me just decide: SQLite, not Postgres" — the choice after the colon is a decision.
+static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^[^:：]*\b(?:decide|decided|decision|chose|choose|going with)\b[^:：]*[:：]\s*(.+)$|^[^:：]*决定[^:：]*[:：]\s*(.+)$",
     )
 });
 static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -217,9 +225,17 @@ pub fn looks_random(token: &str) -> bool {
         return false;
     }
     let hexish = t.chars().all(|c| c.is_ascii_hexdigit());
+    // Letter–digit changes: generated strings switch often, names and versions rarely.
+    let kinds: Vec<u8> = t
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| if c.is_ascii_digit() { 0 } else { 1 })
+        .collect();
+    let switches = kinds.windows(2).filter(|w| w[0] != w[1]).count();
+    let dotted = t.contains('.') || t.contains(':');
     (hexish && t.len() >= 16 && digits >= 4)
-        || (upper > 0 && lower > 0 && digits >= 2 && t.len() >= 10)
-        || (t.len() >= 20 && upper + lower >= 6 && digits >= 3)
+        || (upper > 0 && lower > 0 && digits >= 2 && t.len() >= 10 && switches >= 3)
+        || (!dotted && t.len() >= 20 && upper + lower >= 6 && digits >= 3 && switches >= 6)
 }
 
 /// Does the sentence hold a secret (a value beside a secret word, or a random-looking
@@ -263,6 +279,10 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
     let mut correction = false;
     for _ in 0..4 {
         let before = s;
+        if let Some(c) = DECIDE_LABEL.captures(s) {
+            let choice = c.get(1).or(c.get(2)).expect("group").as_str();
+            return (format!("Decision: {choice}"), correction);
+        }
         if CORRECTION_LEAD.is_match(s) {
             correction = true;
         }
@@ -276,8 +296,12 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         if let Some(c) = LABEL.captures(s) {
             let label = c.get(1).expect("group").as_str();
             let rest = &s[c.get(0).expect("match").end()..];
+            // The rest names the label's subject with a pronoun ("Change of plan on the
+            // MSRV: we're bumping it …"): the label stays.
+            let refers = REST_REFERS.is_match(rest);
             if !MEANINGFUL_LABEL.is_match(label)
-                && word_count(label) <= 6
+                && !refers
+                && word_count(label) <= 5
                 && word_count(rest) >= 3
                 && !label.contains('`')
             {
@@ -394,6 +418,7 @@ const COMMON_CAPITALISED: &[&str] = &[
 /// Judges one sentence. `anchor` is the day it was said (for dates ahead).
 pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let (text, correction) = without_lead(sentence);
+    let text = trim_trailing_requests(&text);
     let trimmed = text.trim();
     if holds_secret(trimmed) {
         return Verdict::Drop(Dropped::Secret);
@@ -412,34 +437,64 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if is_question(trimmed) {
         return Verdict::Drop(Dropped::Question);
     }
+    // A rule's label ("Firmware rule:", "先说两条规矩：") stays in the text, but the order
+    // test reads what follows it.
+    let body = match LABEL.captures(trimmed) {
+        Some(c) if MEANINGFUL_LABEL.is_match(&c[1]) => &trimmed[c.get(0).expect("match").end()..],
+        _ => trimmed,
+    };
     let standing = STANDING.is_match(trimmed);
     let update = UPDATE.is_match(trimmed);
     let decision = DECISION.is_match(trimmed);
-    let specific = SPECIFIC.find_iter(trimmed).count() > 0;
-    if IMPERATIVE.is_match(trimmed) && !STANDING_IMPERATIVE.is_match(trimmed) {
+    let cjk = trimmed.chars().filter(|&c| is_cjk(c)).count();
+    let specific = SPECIFIC.is_match(trimmed) || cjk >= 6;
+    let how_to = HOW_TO.is_match(body);
+    if IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.
-        let rule = STRONG_STANDING.is_match(trimmed);
-        if !rule {
+        if !STRONG_STANDING.is_match(trimmed) {
             return Verdict::Drop(Dropped::Request);
         }
     }
-    if FIRST_PERSON_MOMENT.is_match(trimmed)
-        && !FIRST_PERSON_PREFERENCE.is_match(trimmed)
+    if FIRST_PERSON_MOMENT.is_match(body)
+        && !FIRST_PERSON_PREFERENCE.is_match(body)
         && !STRONG_STANDING.is_match(trimmed)
     {
         return Verdict::Drop(Dropped::Status);
     }
-    if is_problem_report(trimmed) && !(update || decision || standing) {
+    if is_problem_report(trimmed, anchor) && !(update || decision || standing) {
         return Verdict::Drop(Dropped::Status);
     }
-    match kind_of(trimmed, anchor, correction) {
+    let kind = if how_to { Some(Kind::Preference) } else { kind_of(trimmed, anchor, correction) };
+    match kind {
         Some(kind) if specific || kind == Kind::Preference => Verdict::Keep(Kept {
             kind,
             text: trimmed.to_string(),
             refers_back: REFERS_BACK.is_match(trimmed),
         }),
         _ => Verdict::Drop(Dropped::NotDurable),
+    }
+}
+
+/// "Flash with `west flash --runner jlink`", "Deploy with `fly deploy -c fly.staging.toml`":
+/// how a thing is done here, said as an order.
+static HOW_TO: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\w+(?: \w+)? (?:with|using|via|through) (?:`[^`]+`|\S*[./-]\S*)[.!]?$"));
+/// A request tacked onto the end of a statement ("…，你先读一下", "…, can you check?").
+static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:[，,]\s*(?:你先|你|帮我|然后看看|然后|顺便|麻烦)[^，,]*)+[。.]?$|,\s*(?:can|could) you\b[^,]*$|,\s*please\b[^,]*$",
+    )
+});
+
+fn trim_trailing_requests(text: &str) -> String {
+    match TRAILING_REQUEST.find(text) {
+        Some(m) if m.start() > 0 && word_count(&text[..m.start()]) >= 4 => {
+            let head = text[..m.start()].trim_end();
+            let stop = if head.chars().any(is_cjk) { "。" } else { "." };
+            format!("{head}{stop}")
+        }
+        _ => text.to_string(),
     }
 }
 
@@ -456,10 +511,17 @@ static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-fn is_problem_report(text: &str) -> bool {
+fn is_problem_report(text: &str, anchor: Date) -> bool {
     let Some(m) = PROBLEM.find(text) else { return false };
     // "… if a build fails" states where to look, not a failure.
-    !CONDITIONAL.is_match(&text[..m.start()])
+    if CONDITIONAL.is_match(&text[..m.start()]) {
+        return false;
+    }
+    // A dated incident with its write-up ("上周五出了一次超卖事故，复盘文档在 docs/…") is history
+    // worth keeping, not the state of the moment.
+    let dated =
+        !dates::find_relative(text, anchor).is_empty() || !dates::find_absolute(text, anchor).is_empty();
+    !(dated && (URL.is_match(text) || REFERENCE_WORDS.is_match(text)))
 }
 
 fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {

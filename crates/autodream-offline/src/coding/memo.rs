@@ -217,33 +217,27 @@ fn yaml_scalar(s: &str) -> String {
     if plain { s } else { format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")) }
 }
 
-/// The most telling part of a fact, for an index hook: its first clause, or the whole
-/// sentence when it is short.
+/// The most telling part of a fact within `max_chars`, for an index hook: the whole
+/// sentence when it fits, else its longest leading run of whole clauses, else a cut at a
+/// word boundary marked with "…".
 pub fn gist(text: &str, max_chars: usize) -> String {
     let text = text.trim().trim_end_matches(['.', '。']);
-    if text.chars().count() <= max_chars.min(70) {
-        return text.to_string();
-    }
-    let cuts = ["; ", " — ", ", so ", ", because ", ". ", "；", "。", ", and ", " so ", ", "];
-    for cut in cuts {
-        if let Some(pos) = text.find(cut) {
-            let head = &text[..pos];
-            let n = head.chars().count();
-            if (20..=max_chars).contains(&n) {
-                return head.to_string();
-            }
-        }
-    }
-    if let Some(pos) = text.find('，') {
-        let head = &text[..pos];
-        if (6..=max_chars).contains(&head.chars().count()) {
-            return head.to_string();
-        }
-    }
     if text.chars().count() <= max_chars {
         return text.to_string();
     }
-    // A cut at a word boundary, marked as cut.
+    let mut best: Option<&str> = None;
+    for cut in ["; ", " — ", ", so ", ", because ", ". ", "；", "。", ", and ", ", but ", "，", ", "] {
+        for (pos, _) in text.match_indices(cut) {
+            let head = &text[..pos];
+            let n = head.chars().count();
+            if n <= max_chars && n >= 12 && best.is_none_or(|b| n > b.chars().count()) {
+                best = Some(head);
+            }
+        }
+    }
+    if let Some(b) = best {
+        return b.to_string();
+    }
     let mut out = String::new();
     for word in text.split(' ') {
         if out.chars().count() + word.chars().count() + 2 > max_chars {
@@ -258,6 +252,37 @@ pub fn gist(text: &str, max_chars: usize) -> String {
         out = text.chars().take(max_chars.saturating_sub(1)).collect();
     }
     out.push('…');
+    out
+}
+
+/// The clauses of a fact: where a superseded value sits in one clause, the others stay
+/// current ("Deployment target is iOS 16, and new code uses Swift Concurrency").
+pub fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let cut = ["; ", ", and ", ", but ", "；", "，另外", "，还有"].iter().find(|c| rest.starts_with(**c));
+        if let Some(c) = cut {
+            let piece = text[start..i].trim();
+            if !piece.is_empty() {
+                out.push(piece);
+            }
+            i += c.len();
+            start = i;
+            continue;
+        }
+        i += 1;
+        while i < bytes.len() && !text.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    let piece = text[start..].trim();
+    if !piece.is_empty() {
+        out.push(piece);
+    }
     out
 }
 

@@ -27,7 +27,10 @@ pub mod updates;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use std::sync::LazyLock;
+
 use jiff::tz::TimeZone;
+use regex::Regex;
 
 use autodream_core::engine::{DreamContext, EngineError, EngineSummary};
 use autodream_core::memdir::index::{self, IndexLine};
@@ -44,6 +47,11 @@ use subjects::Subject;
 pub const HOOK_MAX_CHARS: usize = 140;
 /// The longest front matter description, in characters.
 pub const DESCRIPTION_MAX_CHARS: usize = 150;
+
+/// A sentence that points back at the thing the sentence before it named.
+static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|deploy|edit|modify|call) (?:it|them)\b|\S\s+there\b").expect("valid regex")
+});
 
 /// Counts of what a dream did, for its summary.
 #[derive(Debug, Default)]
@@ -105,6 +113,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let mut tally = Tally::default();
     let taken = foreign.iter().map(|f| f.rel.trim_end_matches(".md").to_string()).collect::<BTreeSet<_>>();
     let mut previous: Option<(SaidIn, usize, String, bool)> = None;
+    let mut previous_kept: Option<(SaidIn, usize, Source)> = None;
     for said in &heard.sentences {
         let verdict = durable::judge(&said.text, said.date, said.note);
         let same_turn = |p: &(SaidIn, usize, String, bool)| p.0 == said.source && p.1 + 1 == said.index;
@@ -144,13 +153,37 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         }
         let subject = subjects::subject_of(&text, kept.kind);
         let slug = slot(&mut own_slugs, &taken, subject);
-        // A newer statement replaces what older current facts said.
+        // A newer statement replaces what older current facts said: the clauses that hold
+        // the old value move under "Superseded", the others stay.
+        let mut split_off: Vec<Memo> = Vec::new();
         for old in memos.iter_mut().filter(|m| m.replaced.is_none() && !m.edited && m.date <= said.date) {
-            if updates::supersedes(&text, &old.text) {
-                old.replaced = Some(said.date);
-                tally.superseded += 1;
+            if !updates::supersedes(&text, &old.text) {
+                continue;
             }
+            let parts = memo::clauses(&old.text);
+            let (gone, stay): (Vec<&str>, Vec<&str>) =
+                parts.iter().partition(|c| updates::supersedes(&text, c));
+            if !gone.is_empty() && !stay.is_empty() {
+                split_off.push(Memo { text: terminate(&capitalise(&stay.join("; "))), ..old.clone() });
+                old.text = gone.join("; ");
+            }
+            old.replaced = Some(said.date);
+            tally.superseded += 1;
         }
+        memos.extend(split_off);
+        // "Don't run migrations against it" continues the fact before it in the same turn.
+        if CONTINUES.is_match(&text)
+            && let Some(p) = previous_kept.as_ref().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
+            && let Some(m) = memos
+                .iter_mut()
+                .rev()
+                .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
+        {
+            m.text = format!("{} {}", terminate(&m.text), text);
+            previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
+            continue;
+        }
+        previous_kept = Some((said.source.clone(), said.index, source.clone()));
         memos.push(Memo {
             topic: slug,
             text,
@@ -184,7 +217,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             continue;
         }
         let hook = memo::hook(&list, HOOK_MAX_CHARS);
-        let description = describe(subject, ctx.project_dir, &hook);
+        let description = describe(subject, ctx.project_dir);
         let empty = Vec::new();
         let text =
             memo::topic_file(subject, slug, &description, file_notes.get(slug).unwrap_or(&empty), &list);
@@ -306,18 +339,13 @@ fn memory_files(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
-fn describe(subject: &Subject, project: &Path, hook: &str) -> String {
+fn describe(subject: &Subject, project: &Path) -> String {
     let project = project.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let lead = if project.is_empty() {
+    if project.is_empty() {
         capitalise(subject.about)
     } else {
         format!("{} in {project}", capitalise(subject.about))
-    };
-    if hook.is_empty() {
-        return lead;
     }
-    let room = DESCRIPTION_MAX_CHARS.saturating_sub(lead.chars().count() + 2);
-    format!("{lead}: {}", memo::gist(hook, room))
 }
 
 fn capitalise(s: &str) -> String {

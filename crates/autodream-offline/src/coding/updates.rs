@@ -23,7 +23,7 @@ static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom\s+((?:\S+\s+)
 static OFF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:off(?: of)?|away from)\s+(\S+)"));
 static GONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:^|[\s,;:(])((?:\S+\s+)?\S+)\s+(?:is|are|was|were|has been|have been)\s+(?:gone|retired|deprecated|dead|decommissioned|shut down|sunset|dropped|removed|offline)\b",
+        r"(?i)(?:^|[\s,;:(])((?:\S+\s+)?\S+)\s+(?:is|are|was|were|has been|have been)\s+(?:gone|retired|deprecated|dead|decommissioned|shut down|sunset|dropped|removed|deleted|offline)\b",
     )
 });
 static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
