@@ -584,6 +584,37 @@ fn english_shift(anchor: Date, unit: &str, count: i64) -> Option<DatePoint> {
     }
 }
 
+/// A time ahead, to the day where the unit allows: "in two weeks" said on 2026-03-04 is
+/// 2026-03-18 (a deadline is a day), "in two months" is a month.
+fn ahead_shift(anchor: Date, unit: &str, count: i64) -> Option<DatePoint> {
+    match unit.to_ascii_lowercase().as_str() {
+        "day" => day(anchor, count),
+        "week" => day(anchor, count.checked_mul(7)?),
+        "fortnight" => day(anchor, count.checked_mul(14)?),
+        other => english_shift(anchor, other, count),
+    }
+}
+
+/// "the 18th", "Wednesday the 18th": the first such day on or after the anchor (a day of
+/// the month named without its month is almost always one ahead), on that weekday when
+/// one is named.
+fn day_of_month_ahead(anchor: Date, day_of_month: i8, weekday: Option<i64>) -> Option<DatePoint> {
+    if !(1..=31).contains(&day_of_month) {
+        return None;
+    }
+    let mut first = anchor.first_of_month();
+    for _ in 0..12 {
+        if let Ok(d) = Date::new(first.year(), first.month(), day_of_month)
+            && d >= anchor
+            && weekday.is_none_or(|w| i64::from(d.weekday().to_monday_zero_offset()) == w)
+        {
+            return Some(DatePoint::Day(d));
+        }
+        first = first.checked_add(jiff::Span::new().months(1)).ok()?;
+    }
+    None
+}
+
 /// The word that places a weekday or weekend relative to the anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Qualifier {
@@ -631,7 +662,7 @@ fn negated_before(hit: &Hit<'_>) -> bool {
 fn english_rules() -> Vec<Rule> {
     let ago = format!(r"{ENGLISH_COUNT}\s+(day|week|weekend|fortnight|month|year)s?\s+ago");
     let ahead = format!(r"in\s+{ENGLISH_COUNT}\s+(day|week|fortnight|month|year)s?");
-    let from_now = format!(r"{ENGLISH_COUNT}\s+(day|week|fortnight|month|year)s?\s+from\s+now");
+    let from_now = format!(r"{ENGLISH_COUNT}\s+(day|week|fortnight|month|year)s?\s+from\s+(?:now|today)");
     vec![
         english(r"the\s+day\s+before\s+yesterday", |hit, anchor| Some(hit.whole(day(anchor, -2)?))),
         english(r"the\s+day\s+after\s+tomorrow", |hit, anchor| Some(hit.whole(day(anchor, 2)?))),
@@ -682,12 +713,23 @@ fn english_rules() -> Vec<Rule> {
                 return None;
             }
             let count = english_count(hit.group(1)?)?;
-            Some(hit.whole(english_shift(anchor, hit.group(2)?, count)?))
+            Some(hit.whole(ahead_shift(anchor, hit.group(2)?, count)?))
         }),
         english(&from_now, |hit, anchor| {
             let count = english_count(hit.group(1)?)?;
-            Some(hit.whole(english_shift(anchor, hit.group(2)?, count)?))
+            Some(hit.whole(ahead_shift(anchor, hit.group(2)?, count)?))
         }),
+        english(
+            r"(?:(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)",
+            |hit, anchor| {
+                let day_of_month: i8 = hit.group(2)?.parse().ok()?;
+                let weekday = match hit.group(1) {
+                    Some(name) => Some(english_weekday(name)?),
+                    None => None,
+                };
+                Some(hit.whole(day_of_month_ahead(anchor, day_of_month, weekday)?))
+            },
+        ),
     ]
 }
 
