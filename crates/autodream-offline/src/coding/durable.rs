@@ -203,7 +203,7 @@ static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// A secret word near a value that looks random.
 static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:passwords?|passwd|pwd|passphrase|secrets?|tokens?|api[ _-]?keys?|keys?|credentials?|pat)\b|密码|密钥|口令|令牌|秘钥",
+        r"(?i)\b(?:passwords?|passwd|pwd|passphrase|secrets?|tokens?|api[ _-]?keys?|keys?|credentials?|pat|logins?|log in|sign in|username|user name)\b|密码|密钥|口令|令牌|秘钥|账号",
     )
 });
 static PERSONAL_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
@@ -325,7 +325,34 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
     (text, correction)
 }
 
+/// "The question is …", "I wonder …": a question in the form of a statement.
+static QUESTION_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:the question is|question:|i wonder|i'?m wondering|i want to (?:know|understand|see)|not sure (?:if|whether)|wondering)\b|^(?:不知道|想知道|问一下)")
+});
+/// A sentence cut short: no closing punctuation and a last word that needs a next one.
+static CUT_SHORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?:\b(?:the|a|an|are|is|was|were|to|of|when|with|and|or|but|in|on|for|that|which|not|if|because|from|by|as|at|into|than|then|be|been|being|has|have|had|do|does|its|their|our|your|my)|[:,;(—–-])\s*$")
+});
+/// Words that mark the state of the moment rather than how things are.
+static MOMENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:already|right now|at the moment|just now)\b"));
+/// A commit or object hash: git has it, memory does not need it.
+static HASH: LazyLock<Regex> = LazyLock::new(|| re(r"\b[0-9a-f]*[0-9][0-9a-f]*[a-f][0-9a-f]*\b"));
+
+fn is_cut_short(text: &str) -> bool {
+    let t = text.trim_end();
+    !t.ends_with(['.', '!', '?', '。', '！', '？', ')', '）', '`', '"', '”']) && CUT_SHORT.is_match(t)
+        || t.ends_with(':')
+        || t.ends_with('：')
+}
+
+fn has_hash(text: &str) -> bool {
+    HASH.find_iter(text).any(|m| (7..=40).contains(&m.as_str().len()))
+}
+
 fn is_question(text: &str) -> bool {
+    if QUESTION_STATEMENT.is_match(text) {
+        return true;
+    }
     let t = text.trim_end();
     t.ends_with('?')
         || t.ends_with('？')
@@ -436,6 +463,28 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     }
     if is_question(trimmed) {
         return Verdict::Drop(Dropped::Question);
+    }
+    // Never a sentence with a hole: a cut-off line, a lead-in to a list that is not there.
+    if is_cut_short(trimmed) {
+        return Verdict::Drop(Dropped::NotDurable);
+    }
+    // The state of the moment ("pyproject is already converted") is left out, clause by
+    // clause; a sentence that is nothing else is dropped.
+    let text = if MOMENT.is_match(trimmed) && !STRONG_STANDING.is_match(trimmed) {
+        let lasting: Vec<&str> =
+            super::memo::clauses(trimmed).into_iter().filter(|c| !MOMENT.is_match(c)).collect();
+        if lasting.is_empty() {
+            return Verdict::Drop(Dropped::Status);
+        }
+        let joined = lasting.join("; ");
+        let stop = if joined.chars().any(is_cjk) { "。" } else { "." };
+        format!("{}{stop}", joined.trim_end_matches(['.', '。', ';', ',']))
+    } else {
+        trimmed.to_string()
+    };
+    let trimmed = text.as_str();
+    if has_hash(trimmed) {
+        return Verdict::Drop(Dropped::Status);
     }
     // A rule's label ("Firmware rule:", "先说两条规矩：") stays in the text, but the order
     // test reads what follows it.

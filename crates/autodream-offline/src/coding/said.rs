@@ -64,6 +64,7 @@ static TAG_BLOCK_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<([a-z][a-z0-9_-]*)>.*?</([a-z][a-z0-9_-]*)>").expect("valid regex"));
 static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
+static LIST_ITEM_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)])\s+").expect("valid regex"));
 /// Client markers inside user text.
 static MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\[(?:Image #\d+|Pasted text #\d+[^\]]*|Request interrupted by user[^\]]*)\]")
@@ -72,7 +73,7 @@ static MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// A whole user entry the client or a hook wrote.
 static INJECTED_TURN_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*(?:Operation stopped by hook|Stop hook feedback|PreToolUse:|PostToolUse:|\[Request interrupted|This session is being continued from a previous conversation|Caveat: The messages below|API Error|<)",
+        r"(?i)^\s*(?:Operation stopped by hook|Stop hook feedback|PreToolUse:|PostToolUse:|\[Request interrupted|This session is being continued from a previous conversation|Caveat: The messages below|API Error|Implement the following plan)",
     )
     .expect("valid regex")
 });
@@ -98,7 +99,12 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Is this line pasted output rather than something the user wrote?
 pub fn is_pasted_line(line: &str) -> bool {
-    if line.starts_with("    ") || line.starts_with('\t') {
+    // Indented or space-padded lines come from a terminal or another document.
+    if line.starts_with("  ") || line.starts_with('\t') || line.ends_with("          ") {
+        return true;
+    }
+    // Bold markup and headings are written by tools and agents, not typed in a prompt.
+    if line.contains("**") || line.trim_start().starts_with('#') || line.trim_start().starts_with('|') {
         return true;
     }
     let t = line.trim();
@@ -133,17 +139,43 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     let text = MARKER_RE.replace_all(&text, " ");
     let mut kept = String::with_capacity(text.len());
     let mut dropped = 0;
+    // A line ending in a colon followed by a short list reads as one sentence:
+    // "The rules are: pragmatic solution; no breaking changes."
+    let mut list_open = false;
     for line in text.lines() {
+        let t = line.trim();
+        let item = LIST_ITEM_RE.find(t).map(|m| t[m.end()..].trim());
+        if list_open && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14) {
+            if !is_pasted_line(item) {
+                if kept.ends_with(':') {
+                    kept.push(' ');
+                } else {
+                    kept.push_str("; ");
+                }
+                kept.push_str(item.trim_end_matches(['.', ';', ',']));
+                continue;
+            }
+        }
+        if list_open {
+            kept.push_str(".\n");
+            list_open = false;
+        }
         if is_pasted_line(line) {
             dropped += 1;
             continue;
         }
-        let t = line.trim();
         if t.is_empty() {
             continue;
         }
         kept.push_str(t);
-        kept.push('\n');
+        if t.ends_with(':') && item.is_none() {
+            list_open = true;
+        } else {
+            kept.push('\n');
+        }
+    }
+    if list_open {
+        kept.push_str(if kept.ends_with(':') { "\n" } else { ".\n" });
     }
     (kept, dropped)
 }
@@ -219,6 +251,8 @@ mod tests {
         let (prose, dropped) = prose_of(raw);
         assert_eq!(prose, "The worker crashes. Logs:\nWe use RSpec, specs live in spec/.\n");
         assert_eq!(dropped, 3);
+        let (prose, _) = prose_of("Look into it. The rules are:\n- pragmatic solution\n- no breaking changes\nThanks");
+        assert_eq!(prose, "Look into it. The rules are: pragmatic solution; no breaking changes.\nThanks\n");
     }
 
     #[test]
