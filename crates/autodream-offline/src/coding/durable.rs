@@ -335,6 +335,11 @@ static CUT_SHORT: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Words that mark the state of the moment rather than how things are.
 static MOMENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:already|right now|at the moment|just now)\b"));
+/// A passing opinion of the speaker's ("I would describe …", "I feel like …").
+static OPINION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bI (?:would|feel|mean|guess|think|believe|suppose|just tried|noticed)\b|\bI'd (?:like|say)\b"));
+/// A verb with no subject after an adverb ("Still reads for the quick reader …").
+static FRAGMENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:still|also|just|again|then|now)\s+[a-z]+s\b"));
 /// A commit or object hash: git has it, memory does not need it.
 static HASH: LazyLock<Regex> = LazyLock::new(|| re(r"\b[0-9a-f]*[0-9][0-9a-f]*[a-f][0-9a-f]*\b"));
 
@@ -483,8 +488,11 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         trimmed.to_string()
     };
     let trimmed = text.as_str();
-    if has_hash(trimmed) {
+    if has_hash(trimmed) || OPINION.is_match(trimmed) && !FIRST_PERSON_PREFERENCE.is_match(trimmed) {
         return Verdict::Drop(Dropped::Status);
+    }
+    if FRAGMENT.is_match(trimmed) {
+        return Verdict::Drop(Dropped::NotDurable);
     }
     // A rule's label ("Firmware rule:", "先说两条规矩：") stays in the text, but the order
     // test reads what follows it.

@@ -226,7 +226,7 @@ pub fn gist(text: &str, max_chars: usize) -> String {
         return text.to_string();
     }
     let mut best: Option<&str> = None;
-    for cut in ["; ", " — ", ", so ", ", because ", ". ", "；", "。", ", and ", ", but ", "，", ", "] {
+    for cut in ["; ", " — ", ", so ", ", because ", ". ", "；", "。"] {
         for (pos, _) in text.match_indices(cut) {
             let head = &text[..pos];
             let n = head.chars().count();

@@ -53,6 +53,10 @@ static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|deploy|edit|modify|call) (?:it|them)\b|\S\s+there\b").expect("valid regex")
 });
 
+/// A sentence whose subject is a pronoun ("It is solved when …").
+static PRONOUN_SUBJECT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
+
 /// Counts of what a dream did, for its summary.
 #[derive(Debug, Default)]
 struct Tally {
@@ -151,6 +155,27 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             tally.merged += 1;
             continue;
         }
+        // "Don't run migrations against it", "It's Manifest V3": the sentence continues the
+        // fact before it in the same turn; a pronoun with nothing to stand for is a hole.
+        let pronoun_subject = PRONOUN_SUBJECT.is_match(&text)
+            && !said.note
+            && !matches!(kept.kind, durable::Kind::Preference | durable::Kind::Correction);
+        let continuation = (pronoun_subject || CONTINUES.is_match(&text))
+            && previous_kept.as_ref().is_some_and(|p| p.0 == said.source && p.1 + 1 == said.index);
+        if continuation {
+            let p = previous_kept.clone().expect("checked");
+            if let Some(m) =
+                memos.iter_mut().rev().find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
+            {
+                m.text = format!("{} {}", terminate(&m.text), text);
+                previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
+                continue;
+            }
+        }
+        if pronoun_subject {
+            *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
+            continue;
+        }
         let subject = subjects::subject_of(&text, kept.kind);
         let slug = slot(&mut own_slugs, &taken, subject);
         // A newer statement replaces what older current facts said: the clauses that hold
@@ -171,18 +196,6 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             tally.superseded += 1;
         }
         memos.extend(split_off);
-        // "Don't run migrations against it" continues the fact before it in the same turn.
-        if CONTINUES.is_match(&text)
-            && let Some(p) = previous_kept.as_ref().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
-            && let Some(m) = memos
-                .iter_mut()
-                .rev()
-                .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
-        {
-            m.text = format!("{} {}", terminate(&m.text), text);
-            previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
-            continue;
-        }
         previous_kept = Some((said.source.clone(), said.index, source.clone()));
         memos.push(Memo {
             topic: slug,

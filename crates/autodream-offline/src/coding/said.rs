@@ -65,6 +65,14 @@ static TAG_BLOCK_RE: LazyLock<Regex> =
 static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
 static LIST_ITEM_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)])\s+").expect("valid regex"));
+static ASKS_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:can|could|would|will|please|look|check|review|see|take|consider|what|how|why|is|are|do|does)\b|\?")
+        .expect("valid regex")
+});
+/// A line that rejects what was just quoted ("this is not fully true, …").
+static REJECTS_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:this|that|it)(?: is|'s) (?:not|wrong|incorrect)\b|^(?:not (?:fully |quite |entirely )?(?:true|right|correct))\b|^(?:这|那)(?:不对|不是)").expect("valid regex")
+});
 /// Client markers inside user text.
 static MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\[(?:Image #\d+|Pasted text #\d+[^\]]*|Request interrupted by user[^\]]*)\]")
@@ -157,7 +165,7 @@ pub fn prose_of(raw: &str) -> (String, usize) {
             }
         }
         if list_open {
-            kept.push_str(".\n");
+            kept.push_str(if kept.ends_with(':') { "\n" } else { ".\n" });
             list_open = false;
         }
         if is_pasted_line(line) {
@@ -168,7 +176,9 @@ pub fn prose_of(raw: &str) -> (String, usize) {
             continue;
         }
         kept.push_str(t);
-        if t.ends_with(':') && item.is_none() {
+        // A question or an order before the list ("Can you look at this idea:") does not
+        // swallow it: the items are statements of their own.
+        if t.ends_with(':') && item.is_none() && !ASKS_RE.is_match(t) {
             list_open = true;
         } else {
             kept.push('\n');
@@ -177,7 +187,22 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     if list_open {
         kept.push_str(if kept.ends_with(':') { "\n" } else { ".\n" });
     }
-    (kept, dropped)
+    (without_rejected_quotes(&kept), dropped)
+}
+
+/// Drops the line before a line that rejects it: text the user quoted to say it is wrong is
+/// not the user's statement.
+fn without_rejected_quotes(prose: &str) -> String {
+    let lines: Vec<&str> = prose.lines().collect();
+    let mut out = String::with_capacity(prose.len());
+    for (i, line) in lines.iter().enumerate() {
+        if lines.get(i + 1).is_some_and(|next| REJECTS_RE.is_match(next)) {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 fn local_date(at: Timestamp, tz: &TimeZone) -> Date {
