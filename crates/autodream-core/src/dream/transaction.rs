@@ -202,11 +202,13 @@ fn fault_delay() {
     }
 }
 
+/// A unit-test hook run before each file is applied (to change the disk mid-apply).
+#[cfg(test)]
+type ApplyHook = Box<dyn FnMut(&str)>;
+
 #[cfg(test)]
 thread_local! {
-    /// A unit-test hook run before each file is applied (to change the disk mid-apply).
-    static BEFORE_APPLY_OP: std::cell::RefCell<Option<Box<dyn FnMut(&str)>>> =
-        std::cell::RefCell::new(None);
+    static BEFORE_APPLY_OP: std::cell::RefCell<Option<ApplyHook>> = const { std::cell::RefCell::new(None) };
 }
 
 fn before_apply_op(_path: &str) {
