@@ -335,6 +335,9 @@ static CUT_SHORT: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Words that mark the state of the moment rather than how things are.
 static MOMENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:already|right now|at the moment|just now)\b"));
+/// Words that limit an order to the task at hand.
+static FOR_NOW: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:yet|for now|for the moment|until (?:i|we) say|this time|right now|today)\b|暂时|先不|这次"));
 /// A passing opinion of the speaker's ("I would describe …", "I feel like …").
 static OPINION: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\bI (?:would|feel|mean|guess|think|believe|suppose|just tried|noticed)\b|\bI'd (?:like|say)\b"));
@@ -506,6 +509,11 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let cjk = trimmed.chars().filter(|&c| is_cjk(c)).count();
     let specific = SPECIFIC.is_match(trimmed) || cjk >= 6;
     let how_to = HOW_TO.is_match(body);
+    // "Do not change the code yet": a limit on this task, not a rule.
+    let for_now = FOR_NOW.is_match(trimmed) && !STRONG_STANDING.is_match(trimmed);
+    if for_now && (IMPERATIVE.is_match(body) || STANDING_IMPERATIVE.is_match(body)) {
+        return Verdict::Drop(Dropped::Request);
+    }
     if IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.
@@ -588,7 +596,11 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     if names_a_person(text) {
         return Some(Kind::Person);
     }
-    if UPDATE.is_match(text) && DECLARATIVE.is_match(text) || UPDATE.is_match(text) && STANDING.is_match(text)
+    if UPDATE.is_match(text)
+        && (DECLARATIVE.is_match(text)
+            || STANDING.is_match(text)
+            || has_value(text)
+            || !super::updates::replaced_values(text).is_empty())
     {
         return Some(Kind::Update);
     }
@@ -621,7 +633,11 @@ fn has_value(text: &str) -> bool {
             r"`[^`]+`|\b\w+[./_:@#-]\w[\w./:@#-]*|\b\d+(?:\.\d+)*\b|(?:^|\s)\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*\b|[\s(]\p{Lu}\p{Ll}+|\b[a-z]+[A-Z]\w*\b",
         )
     });
-    VALUE.is_match(text) || (text.chars().any(is_cjk) && text.chars().any(|c| c.is_ascii_alphabetic()))
+    // "called trunk", "trunk, not main": a name given as the answer is a value.
+    static NAMED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:called|named)\s+\S+|,\s*not\s+\w+"));
+    VALUE.is_match(text)
+        || NAMED.is_match(text)
+        || (text.chars().any(is_cjk) && text.chars().any(|c| c.is_ascii_alphabetic()))
 }
 
 #[cfg(test)]
@@ -653,7 +669,7 @@ mod tests {
             ("Context: service listens on 8081, Prometheus metrics on 9102.", Kind::Fact),
             (
                 "CI is Jenkins, job ingestd-pr, console at https://ci.example.internal/job/x if a build fails.",
-                Kind::Fact,
+                Kind::Reference,
             ),
             ("We switched the repo from yarn to pnpm on Friday.", Kind::Update),
             ("The Q1 code freeze is in two weeks (Wednesday the 18th).", Kind::Date),

@@ -93,7 +93,7 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
           | \$\ |\#\ |PS\ [A-Z]:                # a shell prompt
           | \d{4}-\d\d-\d\d[T\ ]\d\d:\d\d       # a log time stamp
           | \[\d{1,4}[-:/]                      # [2026-… or [12:…
-          | (?:at|from)\ \S+\(                  # a stack frame
+          | (?:at|from)\ \S+\ ?\(                  # a stack frame
           | (?:Traceback|File\ "|goroutine\ \d|panic:|thread\ '|Caused\ by:|Exception\ in|\s*\^)
           | (?:diff\ --git|index\ [0-9a-f]|@@\ |\+\+\+\ |---\ )
           | (?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b
@@ -178,7 +178,8 @@ pub fn prose_of(raw: &str) -> (String, usize) {
         kept.push_str(t);
         // A question or an order before the list ("Can you look at this idea:") does not
         // swallow it: the items are statements of their own.
-        if t.ends_with(':') && item.is_none() && !ASKS_RE.is_match(t) {
+        let last_sentence = crate::text::split_sentences(t).last().copied().unwrap_or(t);
+        if t.ends_with(':') && item.is_none() && !ASKS_RE.is_match(last_sentence) {
             list_open = true;
         } else {
             kept.push('\n');
