@@ -107,7 +107,7 @@ pub struct LockToken {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
-    #[error("lock: {0}")]
+    #[error("lock {0}")]
     Path(#[from] SafePathError),
 }
 

@@ -527,10 +527,12 @@ impl MemoryRoot {
         let (from_name, from_dirs) = from_comps.split_last().expect("components are not empty");
         let (to_name, to_dirs) = to_comps.split_last().expect("components are not empty");
         let from_dir = self.open_dirs(from, from_dirs, false)?;
-        let to_dir = self.open_dirs(to, to_dirs, false)?;
-        rustix::fs::renameat(&from_dir, *from_name, &to_dir, *to_name)
+        // Within one folder (the usual case) the folder is walked once.
+        let other_dir = if from_dirs == to_dirs { None } else { Some(self.open_dirs(to, to_dirs, false)?) };
+        let to_dir = other_dir.as_ref().unwrap_or(&from_dir);
+        rustix::fs::renameat(&from_dir, *from_name, to_dir, *to_name)
             .map_err(|e| SafePathError::Io { path: self.join(from), source: e.into() })?;
-        let _ = rustix::fs::fsync(&to_dir);
+        let _ = rustix::fs::fsync(to_dir);
         Ok(())
     }
 
