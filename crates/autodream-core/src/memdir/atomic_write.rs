@@ -1,5 +1,5 @@
 //! Atomic writes by absolute path, for callers that hold a path rather than a
-//! [`MemoryRoot`](super::safe_path::MemoryRoot): a temporary file in the same folder, `fsync`,
+//! [`MemoryRoot`]: a temporary file in the same folder, `fsync`,
 //! `rename` over the target, then `fsync` of the folder. A reader sees the old bytes or the
 //! new bytes, never a mix, and a crash never leaves a half-written file.
 //!
@@ -7,7 +7,7 @@
 //! `.dream` component (engine state, a staging copy) is walked from the memory folder above
 //! that component, component by component, and any other path has its parent folder opened as
 //! given and its file name checked. Code that knows its memory folder uses
-//! [`MemoryRoot`](super::safe_path::MemoryRoot) directly.
+//! [`MemoryRoot`] directly.
 
 use std::fs::File;
 use std::path::{Component, Path, PathBuf};
