@@ -97,7 +97,11 @@ fn english_counts_ago_and_ahead() {
             case("One year ago", "2024-02-29", "One year ago", "2023"),
             case("a year ago", "2023-01-01", "a year ago", "2022"),
             case("in 3 days", "2023-12-30", "in 3 days", "2024-01-02"),
-            case("in two weeks we freeze", "2023-05-10", "in two weeks", "week of 2023-05-22"),
+            // A time ahead in days or weeks is a day: deadlines are set to the day.
+            case("in two weeks we freeze", "2023-05-10", "in two weeks", "2023-05-24"),
+            case("the release is a week from today", "2023-05-10", "a week from today", "2023-05-17"),
+            case("the freeze is on Wednesday the 17th", "2023-05-10", "Wednesday the 17th", "2023-05-17"),
+            case("copy is due on the 20th", "2023-05-22", "the 20th", "2023-06-20"),
             case("in a month", "2023-12-15", "in a month", "January 2024"),
             case("two days from now", "2024-02-27", "two days from now", "2024-02-29"),
             case("10 days ago", "2024-03-05", "10 days ago", "2024-02-24"),

@@ -201,7 +201,9 @@ fn secrets_are_redacted_before_anything_is_written() {
         all.push_str(&std::fs::read_to_string(entry).unwrap_or_default());
     }
     assert!(!all.contains(key), "{all}");
-    assert!(all.contains("[REDACTED:"), "{all}");
+    // A sentence that held a secret is left out whole: never a line with a hole in it.
+    assert!(!all.contains("[REDACTED:"), "{all}");
+    assert!(!all.contains("registry"), "{all}");
     assert_eq!(summary.redactions, 1);
 }
 
@@ -345,22 +347,22 @@ fn a_coding_session_keeps_durable_guidance_not_tasks_code_or_paths() {
         ],
     );
     dream(memory, &[s], "2026-03-02T10:00:00Z");
-    let feedback = read(memory, "feedback.md");
-    assert!(feedback.contains("type: feedback"), "{feedback}");
-    assert!(feedback.contains("Use rebase, not merge, when you update branches."), "{feedback}");
+    let git = read(memory, "git-workflow.md");
+    assert!(git.contains("metadata:\n  type: feedback"), "{git}");
+    assert!(git.contains("- Use rebase, not merge, when you update branches (2026-03-02)."), "{git}");
     let user = read(memory, "user.md");
-    assert!(user.contains("The user is a data engineer on the payments team."), "{user}");
-    let project = read(memory, "project_shop.md");
-    assert!(project.contains("type: project"), "{project}");
-    assert!(
-        project.contains("We decided to freeze merges on Thursday because the release is on Friday."),
-        "{project}"
-    );
-    let reference = read(memory, "reference.md");
-    assert!(reference.contains("Linear project INGEST"), "{reference}");
+    assert!(user.contains("- The user is a data engineer on the payments team (2026-03-02)."), "{user}");
+    let index = read(memory, "MEMORY.md");
+    assert!(index.contains("- [Git workflow](git-workflow.md) — Use rebase, not merge, when you update branches; "), "{index}");
     let all: String = walk(memory).iter().map(|p| std::fs::read_to_string(p).unwrap_or_default()).collect();
     for never in ["failing test", "parser.rs", "git merge main", "tabs", "E0308"] {
         assert!(!all.contains(never), "{never} was saved: {all}");
+    }
+    for kept in [
+        "We decided to freeze merges on Thursday because the release is on Friday (2026-03-02).",
+        "Bugs are tracked in the Linear project INGEST (2026-03-02).",
+    ] {
+        assert!(all.contains(kept), "{kept} is missing: {all}");
     }
 }
 
@@ -394,11 +396,8 @@ fn daily_log_notes_are_always_kept() {
     }];
     let run = dream_with(memory, &[], &logs, "2026-03-03T09:00:00Z", &Config::default(), &CancelToken::new());
     run.summary.unwrap();
-    let feedback = read(memory, "feedback.md");
-    assert!(
-        feedback.contains("- 3 March 2026: User prefers small pull requests, never more than 400 lines."),
-        "{feedback}"
-    );
+    let git = read(memory, "git-workflow.md");
+    assert!(git.contains("- User prefers small pull requests, never more than 400 lines (2026-03-03)."), "{git}");
 }
 
 #[test]
@@ -449,34 +448,29 @@ fn a_cancelled_dream_writes_nothing() {
 fn a_memory_someone_else_started_is_never_rewritten() {
     let tmp = tempfile::tempdir().unwrap();
     let memory = tmp.path();
-    // Hand-written files in the engine's own shape, with no record of the engine writing them.
-    let feedback = "---\nname: Feedback\ndescription: my rules\ntype: feedback\n---\n# Feedback\n- 2026-01-05: Keep functions short.\n";
-    std::fs::write(memory.join("feedback.md"), feedback).unwrap();
-    std::fs::write(memory.join("MEMORY.md"), "- [Feedback](feedback.md) — my rules\n").unwrap();
+    // A hand-written file named like one of the engine's subjects, with no record of the
+    // engine writing it.
+    let theirs = "---\nname: Git\ndescription: my rules\ntype: feedback\n---\n# Git\n- Keep branches short-lived.\n";
+    std::fs::write(memory.join("git-workflow.md"), theirs).unwrap();
+    std::fs::write(memory.join("MEMORY.md"), "- [Git](git-workflow.md) — my rules\n").unwrap();
     let s = session(
         "c9",
         "2026-03-02T09:00:00Z",
         &[("", "user", "Never force-push to main, use a revert commit instead.")],
     );
-    let summary = dream(memory, &[s], "2026-03-02T10:00:00Z");
-    assert_eq!(read(memory, "feedback.md"), feedback);
-    let ours = read(memory, "feedback-2.md");
-    assert!(ours.contains("Never force-push to main, use a revert commit instead."), "{ours}");
+    dream(memory, &[s], "2026-03-02T10:00:00Z");
+    assert_eq!(read(memory, "git-workflow.md"), theirs);
+    let ours = read(memory, "git-workflow-2.md");
+    assert!(ours.contains("- Never force-push to main, use a revert commit instead (2026-03-02)."), "{ours}");
     let index = read(memory, "MEMORY.md");
-    assert!(index.starts_with("- [Feedback](feedback.md) — my rules\n"), "{index}");
-    assert!(index.contains("](feedback-2.md) — "), "{index}");
-    assert!(
-        summary.notes.iter().any(|n| n.contains("feedback.md looks like a file this engine wrote")),
-        "{:?}",
-        summary.notes
-    );
-    // The next dream routes feedback to the same file of ours.
-    let s =
-        session("c10", "2026-03-03T09:00:00Z", &[("", "user", "Always run cargo fmt before you commit.")]);
+    assert!(index.starts_with("- [Git](git-workflow.md) — my rules\n"), "{index}");
+    assert!(index.contains("](git-workflow-2.md) — Never force-push to main"), "{index}");
+    // The next dream routes the same subject to the same file of ours.
+    let s = session("c10", "2026-03-03T09:00:00Z", &[("", "user", "Always rebase before you push a branch.")]);
     dream(memory, &[s], "2026-03-03T10:00:00Z");
-    assert_eq!(read(memory, "feedback.md"), feedback);
-    assert!(read(memory, "feedback-2.md").contains("Always run cargo fmt"));
-    assert!(!memory.join("feedback-3.md").exists());
+    assert_eq!(read(memory, "git-workflow.md"), theirs);
+    assert!(read(memory, "git-workflow-2.md").contains("- Always rebase before you push a branch (2026-03-03)."));
+    assert!(!memory.join("git-workflow-3.md").exists());
 }
 
 #[test]

@@ -39,6 +39,8 @@ pub enum Kind {
     Reference,
     /// A fact about the project (a name, port, branch, command, path, environment, version).
     Fact,
+    /// Who the user is ("I'm a data engineer on the payments team").
+    User,
 }
 
 /// Why a sentence was not kept (counted in the dream's summary).
@@ -152,7 +154,7 @@ static FIRST_PERSON_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// A failure or the state of the moment.
 static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|bugs?|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regress(?:ed|ion)|errors?)\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
+        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regress(?:ed|ion)|(?:an?|the) (?:bug|error))\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
     )
 });
 static CONDITIONAL: LazyLock<Regex> =
@@ -241,7 +243,10 @@ pub fn looks_random(token: &str) -> bool {
 /// Does the sentence hold a secret (a value beside a secret word, or a random-looking
 /// credential on its own) or personal data?
 pub fn holds_secret(text: &str) -> bool {
-    if text.contains(autodream_core::redact::MARKER_PREFIX) || PERSONAL_EMAIL.is_match(text) {
+    if text.contains(autodream_core::redact::MARKER_PREFIX)
+        || PERSONAL_EMAIL.is_match(text)
+        || autodream_core::redact::redact(text).count > 0
+    {
         return true;
     }
     let tokens: Vec<&str> =
@@ -327,22 +332,54 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
 
 /// "The question is …", "I wonder …": a question in the form of a statement.
 static QUESTION_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:the question is|question:|i wonder|i'?m wondering|i want to (?:know|understand|see)|not sure (?:if|whether)|wondering)\b|^(?:不知道|想知道|问一下)")
+    re(
+        r"(?i)^(?:the question is|question:|i wonder|i'?m wondering|i want to (?:know|understand|see)|not sure (?:if|whether)|wondering)\b|^(?:不知道|想知道|问一下)",
+    )
 });
 /// A sentence cut short: no closing punctuation and a last word that needs a next one.
 static CUT_SHORT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:\b(?:the|a|an|are|is|was|were|to|of|when|with|and|or|but|in|on|for|that|which|not|if|because|from|by|as|at|into|than|then|be|been|being|has|have|had|do|does|its|their|our|your|my)|[:,;(—–-])\s*$")
+    re(
+        r"(?i)(?:\b(?:the|a|an|are|is|was|were|to|of|when|with|and|or|but|in|on|for|that|which|not|if|because|from|by|as|at|into|than|then|be|been|being|has|have|had|do|does|its|their|our|your|my)|[:,;(—–-])\s*$",
+    )
 });
 /// Words that mark the state of the moment rather than how things are.
-static MOMENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:already|right now|at the moment|just now)\b"));
+static MOMENT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:already|right now|at the moment|just now)\b"));
+/// The user saying who they are: "I'm a data engineer on …", "I work on …", "My role is …".
+static USER_IDENTITY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{3,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester)\b.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
+    )
+});
+
+/// "I'm a data engineer on the payments team." → "The user is a data engineer on the
+/// payments team."
+fn about_the_user(text: &str) -> Option<String> {
+    let c = USER_IDENTITY.captures(text)?;
+    let out = if let Some(rest) = c.name("rest") {
+        let article = &text[text.find(' ')? + 1..];
+        let article =
+            article.split_whitespace().nth(if text.to_lowercase().starts_with("i am") { 1 } else { 0 })?;
+        format!("The user is {article} {}", rest.as_str())
+    } else if let Some(work) = c.name("work") {
+        format!("The user works {}", work.as_str())
+    } else {
+        format!("The user's role is {}", c.name("role")?.as_str())
+    };
+    Some(out)
+}
+
 /// Words that limit an order to the task at hand.
-static FOR_NOW: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:yet|for now|for the moment|until (?:i|we) say|this time|right now|today)\b|暂时|先不|这次"));
+static FOR_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:yet|for now|for the moment|until (?:i|we) say|this time|right now|today)\b|暂时|先不|这次")
+});
 /// A passing opinion of the speaker's ("I would describe …", "I feel like …").
-static OPINION: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\bI (?:would|feel|mean|guess|think|believe|suppose|just tried|noticed)\b|\bI'd (?:like|say)\b"));
+static OPINION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\bI (?:would|feel|mean|guess|think|believe|suppose|just tried|noticed)\b|\bI'd (?:like|say)\b")
+});
 /// A verb with no subject after an adverb ("Still reads for the quick reader …").
-static FRAGMENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:still|also|just|again|then|now)\s+[a-z]+s\b"));
+static FRAGMENT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:still|also|just|again|then|now)\s+[a-z]+s\b"));
 /// A commit or object hash: git has it, memory does not need it.
 static HASH: LazyLock<Regex> = LazyLock::new(|| re(r"\b[0-9a-f]*[0-9][0-9a-f]*[a-f][0-9a-f]*\b"));
 
@@ -520,6 +557,9 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         if !STRONG_STANDING.is_match(trimmed) {
             return Verdict::Drop(Dropped::Request);
         }
+    }
+    if let Some(about_user) = about_the_user(trimmed) {
+        return Verdict::Keep(Kept { kind: Kind::User, text: about_user, refers_back: false });
     }
     if FIRST_PERSON_MOMENT.is_match(body)
         && !FIRST_PERSON_PREFERENCE.is_match(body)

@@ -164,8 +164,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             && previous_kept.as_ref().is_some_and(|p| p.0 == said.source && p.1 + 1 == said.index);
         if continuation {
             let p = previous_kept.clone().expect("checked");
-            if let Some(m) =
-                memos.iter_mut().rev().find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
+            if let Some(m) = memos
+                .iter_mut()
+                .rev()
+                .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
             {
                 m.text = format!("{} {}", terminate(&m.text), text);
                 previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
@@ -294,7 +296,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         notes.push(format!("sentences left out: {}", dropped.join(", ")));
     }
     let text = format!(
-        "Kept {current} current facts in {} topic files: {} new, {} merged, {} superseded",
+        "Kept {current} facts in {} topic files: {} new, {} merged, {} superseded",
         files.len(),
         tally.new,
         tally.merged,

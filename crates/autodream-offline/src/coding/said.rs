@@ -64,7 +64,8 @@ static TAG_BLOCK_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<([a-z][a-z0-9_-]*)>.*?</([a-z][a-z0-9_-]*)>").expect("valid regex"));
 static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
-static LIST_ITEM_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)])\s+").expect("valid regex"));
+static LIST_ITEM_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)])\s+").expect("valid regex"));
 static ASKS_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:can|could|would|will|please|look|check|review|see|take|consider|what|how|why|is|are|do|does)\b|\?")
         .expect("valid regex")
@@ -153,7 +154,8 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     for line in text.lines() {
         let t = line.trim();
         let item = LIST_ITEM_RE.find(t).map(|m| t[m.end()..].trim());
-        if list_open && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14) {
+        if list_open && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14)
+        {
             if !is_pasted_line(item) {
                 if kept.ends_with(':') {
                     kept.push(' ');
@@ -277,7 +279,8 @@ mod tests {
         let (prose, dropped) = prose_of(raw);
         assert_eq!(prose, "The worker crashes. Logs:\nWe use RSpec, specs live in spec/.\n");
         assert_eq!(dropped, 3);
-        let (prose, _) = prose_of("Look into it. The rules are:\n- pragmatic solution\n- no breaking changes\nThanks");
+        let (prose, _) =
+            prose_of("Look into it. The rules are:\n- pragmatic solution\n- no breaking changes\nThanks");
         assert_eq!(prose, "Look into it. The rules are: pragmatic solution; no breaking changes.\nThanks\n");
     }
 

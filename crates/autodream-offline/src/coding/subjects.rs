@@ -36,6 +36,12 @@ pub const DATES: Subject = Subject {
     kind: MemoryType::Project,
     about: "releases, freezes and deadlines ahead",
 };
+pub const USER: Subject = Subject {
+    slug: "user",
+    title: "About the user",
+    kind: MemoryType::User,
+    about: "who the user is and how they work",
+};
 pub const PROJECT: Subject = Subject {
     slug: "project",
     title: "Project facts",
@@ -71,6 +77,15 @@ const SUBJECTS: &[(Subject, &str)] = &[
             about: "how tests are written and run",
         },
         r"(?i)\b(?:tests?|testing|specs?|rspec|pest|phpunit|pytest|jest|vitest|mocha|junit|turbine|detox|playwright|cypress|e2e|table-driven|golden|coverage|fixtures?|mocks?|t\.run|unit tests?|integration tests?|visual (?:tests?|regression)|snapshots?|holdout)\b|测试|用例|单测|联调",
+    ),
+    (
+        Subject {
+            slug: "git-workflow",
+            title: "Git workflow",
+            kind: MemoryType::Feedback,
+            about: "branches, commits, merges and pull requests",
+        },
+        r"(?i)\b(?:rebase|merge[sd]?|merging|branch(?:es)?|commits?|push(?:es|ed)?|force-push|pull requests?|prs?|squash\w*|cherry-pick|trunk|main branch|revert commit|git)\b|分支|合并|提交",
     ),
     (
         Subject {
@@ -115,7 +130,7 @@ static COMPILED: LazyLock<Vec<(Subject, Regex)>> =
 
 /// Every subject a fact can go to, for reading files back.
 pub fn all() -> Vec<Subject> {
-    let mut v = vec![PEOPLE, DATES, PROJECT];
+    let mut v = vec![PEOPLE, DATES, USER, PROJECT];
     v.extend(SUBJECTS.iter().map(|(s, _)| *s));
     v
 }
@@ -125,6 +140,7 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
     match kind {
         Kind::Person => return PEOPLE,
         Kind::Date => return DATES,
+        Kind::User => return USER,
         _ => {}
     }
     let mut best: Option<(usize, Subject)> = None;
