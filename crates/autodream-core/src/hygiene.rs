@@ -123,6 +123,7 @@ fn append_to_topic(
             description: Some(description.to_string()),
             kind: Some(kind.to_string()),
             updated: Some(today.to_string()),
+            metadata: None,
         };
         text = format!("{}# {heading}\n", front.render());
     }

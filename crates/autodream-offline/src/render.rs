@@ -137,6 +137,7 @@ pub fn topic_file(
         description: Some(description.to_string()),
         kind: Some(info.kind.as_str().to_string()),
         updated: Some(updated.to_string()),
+        metadata: None,
     };
     let mut out = front.render();
     out.push_str("# ");
@@ -163,6 +164,7 @@ pub fn archive_file(info: &TopicInfo, facts: &[&Fact]) -> String {
         description: Some(format!("Facts about {} left out of memory by the size budget", info.title)),
         kind: Some(info.kind.as_str().to_string()),
         updated: None,
+        metadata: None,
     };
     let mut out = front.render();
     out.push_str(&format!("# Archive: {}\n", info.title));
@@ -379,7 +381,7 @@ mod tests {
         let text = topic_file(&info(), "desc", "2023-05-25".parse().unwrap(), &[], &[&c, &b, &a, &d]);
         assert_eq!(
             text,
-            "---\nname: Caroline\ndescription: desc\ntype: user\nupdated: 2023-05-25\n---\n# Caroline\n\
+            "---\nname: Caroline\ndescription: desc\nmetadata:\n  type: user\nupdated: 2023-05-25\n---\n# Caroline\n\
              - 8 May 2023: Caroline went to a LGBTQ support group yesterday (2023-05-07). It was so powerful.\n\
              - 25 May 2023: Caroline researched adoption agencies.\n\
              ## Superseded\n- 8 May 2023 (superseded 1 June 2023): Caroline works at a cafe.\n"

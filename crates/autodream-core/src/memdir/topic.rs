@@ -65,6 +65,17 @@ pub struct FrontMatter {
     pub kind: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated: Option<String>,
+    /// The client's current form keeps the type under `metadata`; parsing folds it into
+    /// `kind` and leaves this empty.
+    #[serde(default, skip_serializing)]
+    pub metadata: Option<Metadata>,
+}
+
+/// The `metadata` block of the client's current front matter.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Metadata {
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
 }
 
 impl FrontMatter {
@@ -72,18 +83,20 @@ impl FrontMatter {
         self.kind.as_deref().and_then(MemoryType::parse)
     }
 
-    /// Renders `---\n…---\n` with the fields that are set, in a fixed order.
+    /// Renders `---\n…---\n` with the fields that are set, in a fixed order, the type
+    /// under `metadata` as the agent's client writes it now.
     pub fn render(&self) -> String {
         let mut out = String::from("---\n");
-        for (k, v) in [
-            ("name", &self.name),
-            ("description", &self.description),
-            ("type", &self.kind),
-            ("updated", &self.updated),
-        ] {
+        for (k, v) in [("name", &self.name), ("description", &self.description)] {
             if let Some(v) = v {
                 out.push_str(&format!("{k}: {}\n", yaml_scalar(v)));
             }
+        }
+        if let Some(kind) = &self.kind {
+            out.push_str(&format!("metadata:\n  type: {}\n", yaml_scalar(kind)));
+        }
+        if let Some(updated) = &self.updated {
+            out.push_str(&format!("updated: {}\n", yaml_scalar(updated)));
         }
         out.push_str("---\n");
         out
@@ -101,8 +114,30 @@ fn yaml_scalar(s: &str) -> String {
         && !s.contains(": ")
         && !s.contains(" #")
         && !s.ends_with([' ', ':'])
+        && !s.contains(needs_escape)
         && !matches!(s.to_ascii_lowercase().as_str(), "true" | "false" | "null" | "yes" | "no" | "~");
-    if plain_ok { s } else { format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")) }
+    if plain_ok {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if needs_escape(c) => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A character YAML would trim, fold or refuse unescaped: controls, whitespace other than
+/// the space (tabs, NEL, line and paragraph separators), the byte-order mark and the two
+/// non-characters. All are in the Basic Multilingual Plane, so `\uXXXX` escapes them.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || (c.is_whitespace() && c != ' ') || matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}')
 }
 
 /// A front matter problem, located in its file.
@@ -134,7 +169,14 @@ impl<'a> Topic<'a> {
             Some(FrontMatter::default())
         } else {
             match serde_saphyr::from_str::<FrontMatter>(yaml) {
-                Ok(f) => Some(f),
+                // The older form has `type` at the top; the current one under `metadata`.
+                Ok(mut f) => {
+                    let nested = f.metadata.take().and_then(|m| m.kind);
+                    if f.kind.is_none() {
+                        f.kind = nested;
+                    }
+                    Some(f)
+                }
                 Err(e) => {
                     let line = e.location().map_or(2, |l| l.line() as usize + 1);
                     let first = e.to_string().lines().next().unwrap_or_default().to_string();
@@ -263,8 +305,18 @@ mod tests {
             description: Some("what she said: #1".into()),
             kind: Some("user".into()),
             updated: Some("2026-05-08".into()),
+            metadata: None,
         };
         let text = format!("{}# x\n", f.render());
+        assert!(text.contains("\nmetadata:\n  type: user\n"), "{text}");
         assert_eq!(Topic::parse(&text).front.unwrap(), f);
+    }
+
+    #[test]
+    fn the_older_top_level_type_is_still_read() {
+        let old = "---\nname: a\ntype: feedback\n---\n- x\n";
+        assert_eq!(Topic::parse(old).front.unwrap().memory_type(), Some(MemoryType::Feedback));
+        let new = "---\nname: a\nmetadata:\n  type: reference\n---\n- x\n";
+        assert_eq!(Topic::parse(new).front.unwrap().memory_type(), Some(MemoryType::Reference));
     }
 }

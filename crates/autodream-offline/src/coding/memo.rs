@@ -290,7 +290,7 @@ pub fn clauses(text: &str) -> Vec<&str> {
 /// "; " within `max_chars`.
 pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
     let mut current: Vec<&&Memo> = memos.iter().filter(|m| m.replaced.is_none()).collect();
-    current.sort_by(|a, b| b.date.cmp(&a.date));
+    current.sort_by_key(|m| std::cmp::Reverse(m.date));
     let mut out = String::new();
     for m in current {
         let room = max_chars.saturating_sub(out.chars().count() + if out.is_empty() { 0 } else { 2 });

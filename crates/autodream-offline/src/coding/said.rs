@@ -154,17 +154,13 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     for line in text.lines() {
         let t = line.trim();
         let item = LIST_ITEM_RE.find(t).map(|m| t[m.end()..].trim());
-        if list_open && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14)
+        if list_open
+            && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14)
+            && !is_pasted_line(item)
         {
-            if !is_pasted_line(item) {
-                if kept.ends_with(':') {
-                    kept.push(' ');
-                } else {
-                    kept.push_str("; ");
-                }
-                kept.push_str(item.trim_end_matches(['.', ';', ',']));
-                continue;
-            }
+            kept.push_str(if kept.ends_with(':') { " " } else { "; " });
+            kept.push_str(item.trim_end_matches(['.', ';', ',']));
+            continue;
         }
         if list_open {
             kept.push_str(if kept.ends_with(':') { "\n" } else { ".\n" });
