@@ -46,6 +46,20 @@ pub struct GlobalArgs {
     pub set: Vec<String>,
 }
 
+impl From<&GlobalArgs> for autodream_core::Overrides {
+    fn from(g: &GlobalArgs) -> Self {
+        autodream_core::Overrides {
+            memory_dir: g.memory_dir.clone(),
+            sessions_dir: g.sessions_dir.clone(),
+            project: g.project.clone(),
+            config: g.config.clone(),
+            sessions_format: g.sessions_format.clone(),
+            current_session: g.current_session.clone(),
+            set: g.set.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Create the memory directory (MEMORY.md, logs/, .dream/); never overwrites

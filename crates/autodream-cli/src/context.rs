@@ -1,9 +1,9 @@
 //! What every command needs: where things are, the configuration, and the clock.
 
-use anyhow::Context as _;
 use autodream_core::Clock;
-use autodream_core::config::{Config, LoadOptions, LoadedConfig};
-use autodream_core::paths::{Locations, PathOverrides};
+use autodream_core::config::{Config, LoadedConfig};
+use autodream_core::overrides::{OverrideError, Overrides, Resolved, Strictness};
+use autodream_core::paths::Locations;
 
 use crate::cli::GlobalArgs;
 use crate::exit;
@@ -21,49 +21,27 @@ impl Ctx {
     }
 }
 
-/// The `--set KEY=VALUE` and dedicated flags as configuration overrides.
+/// An error of the global options, with its exit code: a bad command-line value is a
+/// usage error.
+pub fn override_error(e: OverrideError) -> anyhow::Error {
+    match e {
+        e if e.is_usage() => exit::usage(e.to_string()),
+        OverrideError::Paths(e) => anyhow::Error::new(e).context("cannot locate the memory directory"),
+        e => e.into(),
+    }
+}
+
+/// The `--set KEY=VALUE` and dedicated flags as configuration overrides (a bad one is
+/// refused).
 pub fn flag_overrides(global: &GlobalArgs) -> anyhow::Result<Vec<(String, String)>> {
-    let mut flags = Vec::new();
-    for s in &global.set {
-        let (k, v) = s.split_once('=').ok_or_else(|| {
-            exit::usage(format!("--set {s:?}: expected KEY=VALUE, e.g. --set min_hours=12"))
-        })?;
-        let key = k.trim().replace('-', "_");
-        if !autodream_core::config::keys().any(|known| known == key) {
-            return Err(exit::usage(format!(
-                "--set {k}: unknown setting (known: {})",
-                autodream_core::config::keys().collect::<Vec<_>>().join(", ")
-            )));
-        }
-        flags.push((key, v.to_string()));
-    }
-    if let Some(f) = &global.sessions_format {
-        flags.push(("sessions_format".into(), f.clone()));
-    }
-    Ok(flags)
+    Overrides::from(global).checked_flag_overrides().map_err(override_error)
 }
 
 pub fn build(global: &GlobalArgs) -> anyhow::Result<Ctx> {
-    let clock = Clock::from_env()?;
-    let overrides = PathOverrides {
-        memory_dir: global.memory_dir.clone(),
-        sessions_dir: global.sessions_dir.clone(),
-        project_dir: global.project.clone(),
-    };
-    let locations = Locations::resolve(&overrides).context("cannot locate the memory directory")?;
-    let config = Config::load(&LoadOptions {
-        config_file: global.config.clone(),
-        flags: flag_overrides(global)?,
-        project_dir: Some(locations.project_dir.clone()),
-        agent_base: None,
-    })?;
-    // A bad command-line value is the user's direct request: refuse instead of falling back.
-    if let Some(w) = config.warnings.iter().find(|w| w.source.starts_with("--")) {
-        // Refused, not ignored: the command line is the user's direct request.
-        let message = w.message.trim_end_matches("; ignored");
-        return Err(exit::usage(format!("{}: {message}", w.source)));
-    }
-    Ok(Ctx { locations, config, clock, current_session: global.current_session.clone() })
+    let overrides = Overrides::from(global);
+    let Resolved { locations, config, clock } =
+        overrides.resolve(Strictness::Strict).map_err(override_error)?;
+    Ok(Ctx { locations, config, clock, current_session: overrides.current_session })
 }
 
 /// Prints configuration warnings on stderr (human commands).

@@ -1,6 +1,6 @@
 //! `autodream-hook`: the agent's hook as a small binary.
 //!
-//! It runs exactly what `autodream hook` runs (`autodream_core::hook`) but links only the
+//! It runs exactly what `autodream hook` runs (`autodream_hookproc`) but links only the
 //! engine's core, so the process starts about as fast as `/bin/true`. When the gates pass it
 //! starts the worker from the `autodream` binary next to it (or `$AUTODREAM_BIN`).
 //! It always exits 0.
@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 
-use autodream_core::hook::{self, HookOptions};
+use autodream_core::Overrides;
 
 fn worker_exe() -> PathBuf {
     if let Some(p) = std::env::var_os("AUTODREAM_BIN").filter(|p| !p.is_empty()) {
@@ -37,8 +37,8 @@ fn run() {
         return;
     }
     // Unknown arguments are ignored rather than refused: a hook must never fail the agent.
-    let opts = HookOptions::parse(&args).unwrap_or_default();
-    hook::run(&opts, &worker_exe());
+    let opts = Overrides::parse(&args).unwrap_or_default();
+    autodream_hookproc::run(&opts, &worker_exe());
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

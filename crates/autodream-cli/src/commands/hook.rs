@@ -1,6 +1,6 @@
 //! `autodream hook`: called by the agent at the end of every turn.
 //!
-//! The work is `autodream_core::hook`: announce a finished dream once, run gates 1–4, start
+//! The work is `autodream_hookproc`: announce a finished dream once, run gates 1–4, start
 //! a detached worker when they pass, and always exit 0 without a word while they are
 //! closed. The separate `autodream-hook` binary runs the same code and starts faster.
 
@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use autodream_core::hook::{self, HookOptions};
+use autodream_core::Overrides;
 
 use crate::cli::GlobalArgs;
 
@@ -18,28 +18,19 @@ pub struct HookArgs {}
 
 /// The fast path: the hook's arguments without building the full parser. `None` (for
 /// `--help` or a typo) sends the command line through the regular parser.
-pub fn parse_fast(args: &[OsString]) -> Option<HookOptions> {
-    HookOptions::parse(args)
+pub fn parse_fast(args: &[OsString]) -> Option<Overrides> {
+    Overrides::parse(args)
 }
 
-pub fn run_fast(opts: HookOptions) -> ExitCode {
+pub fn run_fast(opts: Overrides) -> ExitCode {
     if let Ok(exe) = std::env::current_exe() {
-        hook::run(&opts, &exe);
+        autodream_hookproc::run(&opts, &exe);
     }
     ExitCode::SUCCESS
 }
 
 /// Through the regular parser; the return value is the exit code, always 0.
 pub fn run(global: &GlobalArgs, _args: HookArgs) -> u8 {
-    let opts = HookOptions {
-        memory_dir: global.memory_dir.clone(),
-        sessions_dir: global.sessions_dir.clone(),
-        project: global.project.clone(),
-        config: global.config.clone(),
-        sessions_format: global.sessions_format.clone(),
-        current_session: global.current_session.clone(),
-        set: global.set.clone(),
-    };
-    let _ = run_fast(opts);
+    let _ = run_fast(Overrides::from(global));
     0
 }

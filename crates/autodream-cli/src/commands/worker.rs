@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use autodream_core::dream::{self, DreamError, DreamOptions};
-use autodream_core::hook::log_line;
+use autodream_hookproc::log_line;
 
 use crate::cli::GlobalArgs;
 use crate::commands::run::cancel_on_signals;

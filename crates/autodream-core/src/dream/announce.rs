@@ -69,7 +69,8 @@ mod tests {
         let task = task::Task::new("t1".into(), "test", std::process::id(), now);
         assert!(task::save(&mem, &task).is_err());
         assert!(crate::gates::touch_scan_stamp(&loc, std::time::SystemTime::now()).is_err());
-        crate::hook::log_line(&loc, Clock::System, "a line");
+        let worker_log = std::path::Path::new(STATE_DIR).join(super::super::WORKER_LOG);
+        assert!(crate::memdir::MemoryRoot::create(&mem).and_then(|r| r.open_append(worker_log)).is_err());
         let manifest = super::super::history::Manifest {
             task: "t1".into(),
             engine: "test".into(),

@@ -1,0 +1,123 @@
+//! autodream-hookproc: the hook as a process, shared by `autodream hook` and the small
+//! `autodream-hook` binary.
+//!
+//! The decision (announce once, gates 1–4) is `autodream_core::hook`'s; this crate holds
+//! what only a process does around it: reading the agent's JSON from stdin without ever
+//! blocking it for long ([`read_stdin`]), starting the background worker detached
+//! ([`spawn_worker`]) and appending to its log, `.dream/worker.log` ([`log_line`]).
+//! Nothing here blocks or fails the agent: every error is swallowed, nothing is printed
+//! while the gates are closed, and stdin is read for at most ~200 ms.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use autodream_core::Clock;
+use autodream_core::dream::WORKER_LOG;
+use autodream_core::hook::{self, HookInput};
+use autodream_core::memdir::{MemoryRoot, STATE_DIR};
+use autodream_core::overrides::Overrides;
+use autodream_core::paths::Locations;
+
+/// Runs the hook. `worker_exe` is the `autodream` binary that runs `__worker`.
+/// Never panics outward and never returns an error: the agent must not notice us.
+pub fn run(opts: &Overrides, worker_exe: &Path) {
+    let _ = std::panic::catch_unwind(|| {
+        run_inner(opts, worker_exe);
+    });
+}
+
+fn run_inner(opts: &Overrides, worker_exe: &Path) {
+    let input = read_stdin();
+    let announce = |message: &str| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", serde_json::json!({ "systemMessage": message }));
+    };
+    let Ok(Some(plan)) = hook::evaluate(opts, input, announce) else {
+        return;
+    };
+    let argv =
+        opts.to_worker_argv(&plan.locations, plan.current_session.as_deref(), plan.transcript.as_deref());
+    let _ = spawn_worker(worker_exe, &plan.locations, plan.clock, argv);
+}
+
+/// Reads the hook JSON from stdin without ever blocking the agent for long: nothing when
+/// stdin is a terminal, and at most ~200 ms for a writer that never closes the pipe.
+pub fn read_stdin() -> HookInput {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return HookInput::default();
+    }
+    let deadline = Instant::now() + Duration::from_millis(200);
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let mut lock = stdin.lock();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || !readable(left) {
+            break;
+        }
+        match lock.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+        if buf.len() > 1 << 20 {
+            break;
+        }
+    }
+    serde_json::from_slice(&buf).unwrap_or_default()
+}
+
+#[cfg(unix)]
+fn readable(timeout: Duration) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let fd = std::io::stdin();
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let ts = Timespec { tv_sec: timeout.as_secs() as i64, tv_nsec: timeout.subsec_nanos() as i64 };
+    matches!(poll(&mut fds, Some(&ts)), Ok(n) if n > 0)
+}
+
+#[cfg(not(unix))]
+fn readable(_timeout: Duration) -> bool {
+    true
+}
+
+/// `.dream/worker.log`, opened for appending from the memory folder without following links.
+fn open_worker_log(loc: &Locations) -> std::io::Result<std::fs::File> {
+    let root = MemoryRoot::create(&loc.memory_dir)?;
+    Ok(root.open_append(Path::new(STATE_DIR).join(WORKER_LOG))?)
+}
+
+/// Appends a line to `.dream/worker.log`.
+pub fn log_line(loc: &Locations, clock: Clock, msg: &str) {
+    if let Ok(mut f) = open_worker_log(loc) {
+        let _ = writeln!(f, "{} [{}] {msg}", clock.now(), std::process::id());
+    }
+}
+
+/// Starts `exe` with `argv` (from [`Overrides::to_worker_argv`]) detached (new session,
+/// stdio to `.dream/worker.log`) and returns at once.
+pub fn spawn_worker(exe: &Path, loc: &Locations, clock: Clock, argv: Vec<OsString>) -> std::io::Result<()> {
+    let log = open_worker_log(loc)?;
+    let mut cmd = Command::new(exe);
+    cmd.args(argv);
+    cmd.stdin(Stdio::null()).stdout(log.try_clone()?).stderr(log);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setsid is async-signal-safe; it detaches the worker from the agent's
+        // process group and terminal so the agent never waits for it.
+        unsafe {
+            cmd.pre_exec(|| {
+                let _ = rustix::process::setsid();
+                Ok(())
+            });
+        }
+    }
+    let child = cmd.spawn()?;
+    log_line(loc, clock, &format!("gates passed; started worker PID {}", child.id()));
+    Ok(())
+}
