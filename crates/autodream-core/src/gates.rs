@@ -19,10 +19,10 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::clock::{Clock, from_system_time, hours_between, human_ago, human_duration, to_system_time};
-use crate::config::{LoadedConfig, Mode};
+use crate::config::{Config, LoadedConfig, Mode};
 use crate::lock::{ConsolidationLock, LockState};
 use crate::paths::Locations;
-use crate::sessions::count_touched_since;
+use crate::sessions::count_touched_between;
 
 /// The scan stamp inside `.dream/`: its mtime is the last session scan.
 pub const SCAN_STAMP: &str = "scan-stamp";
@@ -131,7 +131,13 @@ fn last_consolidated(lock: &ConsolidationLock) -> (Option<SystemTime>, Option<Lo
     (state.last_consolidated(), Some(state))
 }
 
-fn gate_time(last: Option<SystemTime>, now: Timestamp, min_hours: f64) -> (GateReport, Option<Timestamp>) {
+/// Gate 2 alone: `last` is "last consolidated at". Also returns when the gate next opens,
+/// when it is closed.
+pub fn time_gate(
+    last: Option<SystemTime>,
+    now: Timestamp,
+    min_hours: f64,
+) -> (GateReport, Option<Timestamp>) {
     match last {
         None => (
             GateReport {
@@ -172,6 +178,46 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
+/// Gate 4 alone: the sessions touched after `since` and not after `now`, minus the current
+/// one, against `min_sessions`. Also returns the count, when the folder could be scanned.
+pub fn sessions_gate(
+    locations: &Locations,
+    cfg: &Config,
+    since: Option<SystemTime>,
+    now: Timestamp,
+    current_session: Option<&str>,
+) -> (GateReport, Option<usize>) {
+    let until = Some(to_system_time(now));
+    match count_touched_between(&locations.sessions_dir, cfg.sessions_format, since, until, current_session) {
+        Ok(n) => {
+            let pass = n >= cfg.min_sessions as usize;
+            let detail = if pass {
+                format!("sessions {n}/{}", cfg.min_sessions)
+            } else {
+                format!("sessions {n}/{}: {} more needed", cfg.min_sessions, cfg.min_sessions as usize - n)
+            };
+            let report = GateReport {
+                name: GateName::Sessions,
+                pass,
+                value: json!(n),
+                threshold: json!(cfg.min_sessions),
+                detail,
+            };
+            (report, Some(n))
+        }
+        Err(e) => {
+            let report = GateReport {
+                name: GateName::Sessions,
+                pass: false,
+                value: serde_json::Value::Null,
+                threshold: json!(cfg.min_sessions),
+                detail: e.to_string(),
+            };
+            (report, None)
+        }
+    }
+}
+
 /// Runs the gates in order, stopping at the first failure; touches the scan stamp when
 /// gate 3 passes. This is the hook's path: keep it cheap.
 pub fn check(input: &GateInput<'_>) -> Evaluation {
@@ -210,7 +256,7 @@ fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
     let lock = ConsolidationLock::new(&input.locations.memory_dir, input.clock, cfg.stale_lock());
     let (last, lock_state) = last_consolidated(&lock);
     eval.last_consolidated_at = last.map(from_system_time);
-    let (time_gate, next) = gate_time(last, now, cfg.min_hours);
+    let (time_gate, next) = time_gate(last, now, cfg.min_hours);
     eval.next_eligible_at = next;
     if !record(&mut eval, time_gate) {
         return eval;
@@ -260,33 +306,8 @@ fn run(input: &GateInput<'_>, explain: bool) -> Evaluation {
     }
 
     // 4. sessions
-    let count =
-        count_touched_since(&input.locations.sessions_dir, cfg.sessions_format, last, input.current_session);
-    let sessions_gate = match count {
-        Ok(n) => {
-            eval.sessions_since = Some(n);
-            let pass = n >= cfg.min_sessions as usize;
-            let detail = if pass {
-                format!("sessions {n}/{}", cfg.min_sessions)
-            } else {
-                format!("sessions {n}/{}: {} more needed", cfg.min_sessions, cfg.min_sessions as usize - n)
-            };
-            GateReport {
-                name: GateName::Sessions,
-                pass,
-                value: json!(n),
-                threshold: json!(cfg.min_sessions),
-                detail,
-            }
-        }
-        Err(e) => GateReport {
-            name: GateName::Sessions,
-            pass: false,
-            value: serde_json::Value::Null,
-            threshold: json!(cfg.min_sessions),
-            detail: e.to_string(),
-        },
-    };
+    let (sessions_gate, count) = sessions_gate(input.locations, cfg, last, now, input.current_session);
+    eval.sessions_since = count;
     if !record(&mut eval, sessions_gate) {
         return eval;
     }

@@ -12,9 +12,10 @@ use super::history::Manifest;
 use super::task::{Task, TaskProgress, TaskState};
 use super::transaction::{self, Staging};
 use super::{LOG_CURSOR_FILE, announce, history, recover, validate};
-use crate::clock::{Clock, from_system_time, hours_between, human_ago, local_tz};
+use crate::clock::{Clock, from_system_time, local_tz};
 use crate::config::LoadedConfig;
 use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummary, ProgressSink};
+use crate::gates;
 use crate::lock::{Acquire, ConsolidationLock, LockToken};
 use crate::memdir::daily_log::{self, LogCursor};
 use crate::memdir::{MemoryRoot, STATE_DIR};
@@ -130,6 +131,9 @@ pub fn run_dream(
     result
 }
 
+/// Gates 2 and 4 again, under the lock: the hook's verdict may be stale by now (another
+/// dream may have finished in between). The same gate functions as the hook, with the lock's
+/// prior mtime as "last consolidated at".
 fn recheck(
     loc: &Locations,
     config: &LoadedConfig,
@@ -138,26 +142,14 @@ fn recheck(
     current: Option<&str>,
 ) -> Result<(), String> {
     let cfg = &config.config;
-    if let Some(prior) = token.prior_mtime {
-        let hours = hours_between(from_system_time(prior), clock.now());
-        if hours < cfg.min_hours {
-            return Err(format!(
-                "time gate closed: last ran {}",
-                human_ago(from_system_time(prior), clock.now())
-            ));
-        }
+    let now = clock.now();
+    let (time, _) = gates::time_gate(token.prior_mtime, now, cfg.min_hours);
+    if !time.pass {
+        return Err(format!("time gate closed: {}", time.detail));
     }
-    let now = Some(crate::clock::to_system_time(clock.now()));
-    let n = sessions::count_touched_between(
-        &loc.sessions_dir,
-        cfg.sessions_format,
-        token.prior_mtime,
-        now,
-        current,
-    )
-    .map_err(|e| e.to_string())?;
-    if n < cfg.min_sessions as usize {
-        return Err(format!("sessions gate closed: sessions {n}/{}", cfg.min_sessions));
+    let (sessions, _) = gates::sessions_gate(loc, cfg, token.prior_mtime, now, current);
+    if !sessions.pass {
+        return Err(format!("sessions gate closed: {}", sessions.detail));
     }
     Ok(())
 }
@@ -472,4 +464,79 @@ fn dream_body(
         },
         staging,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::to_system_time;
+    use crate::config::Config;
+    use crate::gates::{GateInput, GateName};
+    use jiff::Timestamp;
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    fn touch(path: &Path, t: Timestamp) {
+        std::fs::write(path, "{}\n").unwrap();
+        filetime::set_file_mtime(path, filetime::FileTime::from_system_time(to_system_time(t))).unwrap();
+    }
+
+    /// With an injected "now", the worker's re-check under the lock and the hook's gates
+    /// give the same verdict: sessions touched after "now" count for neither.
+    #[test]
+    fn the_recheck_agrees_with_the_gates_under_an_injected_now() {
+        let tmp = tempfile::tempdir().unwrap();
+        let loc = Locations {
+            memory_dir: tmp.path().join("memory"),
+            sessions_dir: tmp.path().join("sessions"),
+            project_dir: tmp.path().into(),
+        };
+        std::fs::create_dir_all(&loc.memory_dir).unwrap();
+        std::fs::create_dir_all(&loc.sessions_dir).unwrap();
+        let now = at("2026-05-08T12:00:00Z");
+        let last = at("2026-05-06T12:00:00Z");
+        touch(&loc.lock_path(), last);
+        // Four sessions since the last dream, two more "after now" (written in real time).
+        for (i, when) in
+            ["2026-05-07T00:00:00Z", "2026-05-07T06:00:00Z", "2026-05-08T01:00:00Z", "2026-05-08T11:00:00Z"]
+                .into_iter()
+                .chain(["2026-05-09T00:00:00Z", "2026-05-10T00:00:00Z"])
+                .enumerate()
+        {
+            touch(&loc.sessions_dir.join(format!("00000000-0000-4000-8000-00000000000{i}.jsonl")), at(when));
+        }
+        let clock = Clock::Fixed(now);
+        let token = LockToken { pid: 1, prior_mtime: Some(to_system_time(last)), started_at: now };
+        for (min_sessions, min_hours, agreed) in
+            [(4, 24.0, None), (5, 24.0, Some(GateName::Sessions)), (4, 72.0, Some(GateName::Time))]
+        {
+            let config = LoadedConfig {
+                config: Config { min_sessions, min_hours, ..Config::default() },
+                warnings: vec![],
+                file: None,
+                auto_memory_off: None,
+                enabled_source: "default".into(),
+            };
+            let _ = std::fs::remove_file(crate::gates::scan_stamp_path(&loc));
+            let gates = crate::gates::check(&GateInput {
+                locations: &loc,
+                config: &config,
+                clock,
+                current_session: None,
+            });
+            assert_eq!(gates.failed, agreed, "gates at min_sessions {min_sessions}, min_hours {min_hours}");
+            let recheck = recheck(&loc, &config, clock, &token, None);
+            match agreed {
+                None => assert_eq!(recheck, Ok(())),
+                Some(GateName::Time) => {
+                    assert!(recheck.unwrap_err().starts_with("time gate closed"), "{min_hours}")
+                }
+                Some(_) => {
+                    assert_eq!(recheck.unwrap_err(), "sessions gate closed: sessions 4/5: 1 more needed")
+                }
+            }
+        }
+    }
 }
