@@ -4,12 +4,14 @@
 //!
 //! Snapshots (insta) live in `snapshots/`, with the temporary folder shown as `[TMP]`.
 //! A test that reproduces a defect in `src/` is marked `#[ignore = "bug: …"]` until it is fixed.
+//!
+//! The slow tests between many processes (lock races, SIGKILL fault injection, `kill`) are
+//! in the `processes` test binary, which shares `support.rs`.
 
 mod cli_basics;
 mod dream_lifecycle;
-mod fault_injection;
 mod hook;
-mod kill;
-mod lock_races;
+// Shared with the `processes` binary: each binary uses only some of the helpers.
+#[allow(dead_code)]
 mod support;
 mod symlinks;

@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 
 use crate::support::*;
 
-const DREAMS: usize = 40;
+/// Dreams to SIGKILL by default; `AUTODREAM_FAULT_DREAMS` sets another count.
+const DEFAULT_DREAMS: usize = 40;
 const SEED: u64 = 0x0A07_0D2E_A3F0_0001;
 const MAX_KILL_DELAY_MS: u64 = 300;
-/// The whole loop stays well inside a minute even on a loaded machine.
+/// With the default count the whole loop stays well inside a minute even on a loaded
+/// machine; an explicit `AUTODREAM_FAULT_DREAMS` runs every dream it asks for.
 const BUDGET: Duration = Duration::from_secs(50);
 
 #[test]
@@ -22,12 +24,14 @@ fn sigkilled_dreams_leave_the_pre_or_the_post_state() {
     let pre = memory_files(&pristine.mem);
     assert_ne!(pre, post, "the fixture dream must change something");
 
+    let dreams = crate::env_count("AUTODREAM_FAULT_DREAMS", DEFAULT_DREAMS);
+    let budget = if std::env::var_os("AUTODREAM_FAULT_DREAMS").is_some() { None } else { Some(BUDGET) };
     let mut rng = SplitMix64(SEED);
     let started = Instant::now();
-    let (mut pre_count, mut post_count, mut killed, mut finished) = (0, 0, 0, 0);
+    let (mut pre_count, mut post_count, mut killed, mut finished, mut recovered) = (0, 0, 0, 0, 0);
     let mut temp_files: Vec<String> = Vec::new();
-    for i in 0..DREAMS {
-        if started.elapsed() > BUDGET {
+    for i in 0..dreams {
+        if budget.is_some_and(|b| started.elapsed() > b) {
             eprintln!("fault injection: stopped after {i} dreams (time budget)");
             break;
         }
@@ -46,6 +50,9 @@ fn sigkilled_dreams_leave_the_pre_or_the_post_state() {
         }
 
         let status = env.status_json(); // recovery
+        if status["recovered"].is_string() {
+            recovered += 1;
+        }
         let memory = memory_files(&env.mem);
         let what = format!("dream {i} (kill after {delay} ms)");
         assert_eq!(status["gates"][4]["pass"], true, "{what}: lock still held after recovery");
@@ -72,7 +79,8 @@ fn sigkilled_dreams_leave_the_pre_or_the_post_state() {
     }
     eprintln!(
         "fault injection: {} dreams, {killed} killed mid-run, {finished} finished first; \
-         pre-state {pre_count}, post-state {post_count}; {} temporary files left {temp_files:?}; {:?}",
+         {recovered} recovered by the next command; pre-state {pre_count}, post-state {post_count}; \
+         {} temporary files left {temp_files:?}; {:?}",
         pre_count + post_count,
         temp_files.len(),
         started.elapsed()

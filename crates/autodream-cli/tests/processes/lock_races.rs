@@ -21,8 +21,20 @@ const DAY: i64 = 24 * 3600;
 const CHILD_DIR_VAR: &str = "AUTODREAM_IT_LOCK_CHILD_DIR";
 const CHILD_MODE_VAR: &str = "AUTODREAM_IT_LOCK_CHILD_MODE";
 const CHILD_ROUNDS_VAR: &str = "AUTODREAM_IT_LOCK_CHILD_ROUNDS";
-const CHILDREN: usize = 8;
-const ROUNDS: usize = 25;
+/// Processes racing for the lock (and threads running `autodream run` at once).
+const DEFAULT_CHILDREN: usize = 8;
+/// Lock rounds per racing process.
+const DEFAULT_ROUNDS: usize = 25;
+
+/// `AUTODREAM_RACE_PROCS`, else 8: how many processes race.
+fn children() -> usize {
+    crate::env_count("AUTODREAM_RACE_PROCS", DEFAULT_CHILDREN)
+}
+
+/// `AUTODREAM_RACE_ROUNDS`, else 25: how many times each process takes the lock.
+fn rounds() -> usize {
+    crate::env_count("AUTODREAM_RACE_ROUNDS", DEFAULT_ROUNDS)
+}
 
 /// One child of the lock-race tests: this test binary, run again. It waits for the `go`
 /// file (so all children start together), then each round takes the lock (retrying while
@@ -35,7 +47,8 @@ const ROUNDS: usize = 25;
 fn lock_child() {
     let Some(dir) = std::env::var_os(CHILD_DIR_VAR).map(PathBuf::from) else { return };
     let bypass = std::env::var(CHILD_MODE_VAR).as_deref() == Ok("bypass");
-    let rounds: usize = std::env::var(CHILD_ROUNDS_VAR).ok().and_then(|r| r.parse().ok()).unwrap_or(ROUNDS);
+    let rounds: usize =
+        std::env::var(CHILD_ROUNDS_VAR).ok().and_then(|r| r.parse().ok()).unwrap_or(DEFAULT_ROUNDS);
     let mem = dir.join("mem");
     let witness = dir.join("witness");
     let lock = ConsolidationLock::new(&mem, Clock::System, Duration::from_secs(3600));
@@ -97,7 +110,7 @@ fn lock_child() {
 fn run_lock_children(dir: &Path, mode: &str, rounds: usize) -> (u32, u32, u32) {
     std::fs::create_dir_all(dir.join("mem")).unwrap();
     let exe = std::env::current_exe().expect("this test binary");
-    let children: Vec<_> = (0..CHILDREN)
+    let children: Vec<_> = (0..children())
         .map(|_| {
             Command::new(&exe)
                 .args([
@@ -126,7 +139,7 @@ fn run_lock_children(dir: &Path, mode: &str, rounds: usize) -> (u32, u32, u32) {
     }
     let mut sums = (0, 0, 0);
     let entries: Vec<_> = std::fs::read_dir(dir.join("results")).expect("results").flatten().collect();
-    assert_eq!(entries.len(), CHILDREN, "every child reported");
+    assert_eq!(entries.len(), children(), "every child reported");
     for e in entries {
         let text = std::fs::read_to_string(e.path()).unwrap();
         let n: Vec<u32> = text.split_whitespace().map(|x| x.parse().unwrap()).collect();
@@ -142,13 +155,20 @@ fn lock_is_exclusive_between_processes() {
     // A dream happened before: the lock file exists, empty, two days old.
     write(&dir.join("mem").join(LOCK), "");
     set_mtime(&dir.join("mem").join(LOCK), at(-2 * DAY));
-    let (acquired, refused, overlaps) = run_lock_children(&dir, "lock", ROUNDS);
-    eprintln!("lock race: {acquired} acquisitions, {refused} refusals, {overlaps} overlaps");
-    assert_eq!(acquired, (CHILDREN * ROUNDS) as u32);
+    let started = Instant::now();
+    let (acquired, refused, overlaps) = run_lock_children(&dir, "lock", rounds());
+    eprintln!(
+        "lock race: {} processes × {} rounds: {acquired} acquisitions, {refused} refusals, \
+         {overlaps} overlaps, {:?}",
+        children(),
+        rounds(),
+        started.elapsed()
+    );
+    assert_eq!(acquired, (children() * rounds()) as u32);
     assert_eq!(overlaps, 0, "two processes held the lock at once");
     assert_eq!(std::fs::read_to_string(dir.join("mem").join(LOCK)).unwrap(), "");
     // The detector is real: without the lock, the same children do overlap.
-    let (_, _, unlocked_overlaps) = run_lock_children(&env.root.join("bypass"), "bypass", ROUNDS);
+    let (_, _, unlocked_overlaps) = run_lock_children(&env.root.join("bypass"), "bypass", rounds());
     eprintln!("lock race without the lock: {unlocked_overlaps} overlaps");
     assert!(unlocked_overlaps > 0, "the witness cannot see two holders");
 }
@@ -156,17 +176,22 @@ fn lock_is_exclusive_between_processes() {
 #[test]
 fn lock_is_exclusive_for_the_very_first_dream() {
     let env = Env::new();
+    let started = Instant::now();
     let mut overlaps = 0;
     for generation in 0..15 {
         // No lock file yet: the children race to create it.
         let (_, _, o) = run_lock_children(&env.root.join(format!("g{generation}")), "lock", 2);
         overlaps += o;
     }
-    eprintln!("first-dream lock race: {overlaps} overlaps in 15 generations");
+    eprintln!(
+        "first-dream lock race: {} processes, {overlaps} overlaps in 15 generations, {:?}",
+        children(),
+        started.elapsed()
+    );
     assert_eq!(overlaps, 0, "two processes held a brand-new lock at once");
 }
 
-/// Runs `autodream run --engine hygiene` from `CHILDREN` threads × `rounds`, each round
+/// Runs `autodream run --engine hygiene` from [`children`] threads × `rounds`, each round
 /// first calling `before_round(thread, round)`; a monitor checks that a PID named in the
 /// lock is alive. Returns (exit code, stderr) of every run.
 fn concurrent_runs(
@@ -194,7 +219,7 @@ fn concurrent_runs(
                 std::thread::sleep(Duration::from_millis(1));
             }
         });
-        let workers: Vec<_> = (0..CHILDREN)
+        let workers: Vec<_> = (0..children())
             .map(|t| {
                 let results = &results;
                 let before_round = &before_round;
@@ -257,9 +282,16 @@ fn concurrent_runs_exit_0_or_3_and_never_overlap() {
     // first one).
     env.lock_at(at(-2 * DAY));
     let tidy = memory_files(&env.mem);
-    let results = concurrent_runs(&env, ROUNDS, |_, _| {});
+    let started = Instant::now();
+    let results = concurrent_runs(&env, rounds(), |_, _| {});
     let ok = assert_exclusive_runs(&env, &results);
-    eprintln!("concurrent runs: {} runs, {ok} dreamed, {} refused", results.len(), results.len() - ok);
+    eprintln!(
+        "concurrent runs: {} threads, {} runs, {ok} dreamed, {} refused, {:?}",
+        children(),
+        results.len(),
+        results.len() - ok,
+        started.elapsed()
+    );
     assert!(ok >= 1);
     assert_eq!(memory_files(&env.mem), tidy);
 }
@@ -270,15 +302,21 @@ fn concurrent_content_changing_runs_exit_0_or_3_and_lose_nothing() {
     tidy_memory(&env.mem);
     env.lock_at(at(-2 * DAY));
     let rounds = 6;
+    let started = Instant::now();
     let results = concurrent_runs(&env, rounds, |t, r| {
         // A topic file the index does not mention yet: every dream has something to apply.
         write(&env.mem.join(format!("w{t}-r{r}.md")), &format!("# Topic {t}.{r}\n- fact {t}.{r}\n"));
     });
     let ok = assert_exclusive_runs(&env, &results);
-    eprintln!("concurrent content-changing runs: {} runs, {ok} dreamed", results.len());
+    eprintln!(
+        "concurrent content-changing runs: {} threads, {} runs, {ok} dreamed, {:?}",
+        children(),
+        results.len(),
+        started.elapsed()
+    );
     env.run(&["run", "--engine", "hygiene"]).assert_code(0);
     let index = read(&env.mem.join("MEMORY.md"));
-    for t in 0..CHILDREN {
+    for t in 0..children() {
         for r in 0..rounds {
             assert!(index.contains(&format!("(w{t}-r{r}.md)")), "w{t}-r{r}.md lost from the index:\n{index}");
         }
