@@ -57,11 +57,23 @@ pub fn parse(text: &str) -> Vec<IndexLine> {
 pub fn parse_line(line: &str) -> IndexLine {
     match ENTRY.captures(line) {
         Some(c) => IndexLine::Entry {
-            title: c["title"].trim().to_string(),
+            title: trim_title(&c["title"]).to_string(),
             file: c["target"].to_string(),
             hook: c.name("hook").map_or("", |m| m.as_str()).trim().to_string(),
         },
         None => IndexLine::Other { text: line.to_string() },
+    }
+}
+
+/// A title without its surrounding blanks, except a blank escaped by a backslash: trimming
+/// `[a\ ]` to `a\` would render as `[a\]`, whose bracket is escaped, and no longer parse.
+fn trim_title(title: &str) -> &str {
+    let start = title.trim_start();
+    let trimmed = start.trim_end();
+    let backslashes = trimmed.len() - trimmed.trim_end_matches('\\').len();
+    match start[trimmed.len()..].chars().next() {
+        Some(blank) if backslashes % 2 == 1 => &start[..trimmed.len() + blank.len_utf8()],
+        _ => trimmed,
     }
 }
 
