@@ -110,6 +110,10 @@ static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^[^:：]*\b(?:decide|decided|decision|chose|choose|going with)\b[^:：]*[:：]\s*(.+)$|^[^:：]*决定[^:：]*[:：]\s*(.+)$",
     )
 });
+/// "Remember that …", "Note that …": the request to keep it is not part of the fact.
+static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*")
+});
 static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:no|nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^(?:不对|不是|错了)[，,。 ]")
 });
@@ -288,6 +292,11 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             let choice = c.get(1).or(c.get(2)).expect("group").as_str();
             return (format!("Decision: {choice}"), correction);
         }
+        if let Some(m) = REMEMBER_LEAD.find(s)
+            && word_count(&s[m.end()..]) >= 3
+        {
+            s = &s[m.end()..];
+        }
         if CORRECTION_LEAD.is_match(s) {
             correction = true;
         }
@@ -345,6 +354,27 @@ static CUT_SHORT: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that mark the state of the moment rather than how things are.
 static MOMENT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:already|right now|at the moment|just now)\b"));
+/// "I prefer short commit messages" → "The user prefers short commit messages": memory is
+/// read by the agent, for whom "I" is itself.
+fn in_third_person(text: &str) -> String {
+    static FIRST: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)^i (prefer|like|love|hate|want|always|never|usually|don'?t like|'d rather|would rather)\b")
+    });
+    let Some(c) = FIRST.captures(text) else { return text.to_string() };
+    let verb = c[1].to_lowercase();
+    let verb = match verb.as_str() {
+        "prefer" => "prefers".to_string(),
+        "like" => "likes".to_string(),
+        "love" => "loves".to_string(),
+        "hate" => "hates".to_string(),
+        "want" => "wants".to_string(),
+        "'d rather" | "would rather" => "would rather".to_string(),
+        v if v.starts_with("don") => "doesn't like".to_string(),
+        v => v.to_string(),
+    };
+    format!("The user {verb}{}", &text[c.get(0).expect("match").end()..])
+}
+
 /// The user saying who they are: "I'm a data engineer on …", "I work on …", "My role is …".
 static USER_IDENTITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -414,11 +444,17 @@ fn names_a_person(text: &str) -> bool {
     if ZH_NAME_ROLE.is_match(text) {
         return true;
     }
-    NAME.captures_iter(text).any(|c| {
-        let w = c.get(1).expect("group").as_str();
-        !COMMON_CAPITALISED.contains(&w.to_lowercase().as_str())
+    // A name in a person's place: the subject of a role verb, the value of a role, or the
+    // one to ask ("Priya is the PM", "our PM is Priya", "ask Kofi").
+    PERSON_PLACE.captures_iter(text).any(|c| {
+        let w = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
+        !w.is_empty() && !COMMON_CAPITALISED.contains(&w.to_lowercase().as_str())
     })
 }
+
+static PERSON_PLACE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b")
+});
 
 /// Capitalised words that are not names when they open a clause.
 const COMMON_CAPITALISED: &[&str] = &[
@@ -574,7 +610,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     match kind {
         Some(kind) if specific || kind == Kind::Preference => Verdict::Keep(Kept {
             kind,
-            text: trimmed.to_string(),
+            text: in_third_person(trimmed),
             refers_back: REFERS_BACK.is_match(trimmed),
         }),
         _ => Verdict::Drop(Dropped::NotDurable),
