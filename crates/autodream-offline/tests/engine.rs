@@ -124,7 +124,7 @@ fn conversation_facts_are_attributed_dated_and_filed_per_person() {
     let caroline = read(memory, "caroline.md");
     let melanie = read(memory, "melanie.md");
     assert!(caroline.starts_with("---\nname: Caroline\ndescription: "), "{caroline}");
-    assert!(caroline.contains("\ntype: user\nupdated: 2023-05-08\n---\n# Caroline\n- 8 May 2023: "));
+    assert!(caroline.contains("\nmetadata:\n  type: user\nupdated: 2023-05-08\n---\n# Caroline\n- 8 May 2023: "));
     // First person attributed, relative dates resolved against the session's day.
     assert!(caroline.contains("Caroline went to a LGBTQ support group on 2023-05-07"), "{caroline}");
     assert!(caroline.contains("Caroline adopted a puppy named Biscuit the week of 2023-05-01"), "{caroline}");

@@ -235,6 +235,15 @@ fn content_words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Is a `name number` pair in `text` a thing and its version ("Java 17"), not a
+/// preposition and a number ("on 8081") or a date ("on 2026-03-10")?
+fn names_a_version(text: &str, c: &regex::Captures<'_>) -> bool {
+    let name = &c[1];
+    let number = c.get(2).expect("group");
+    let is_date = number.as_str().len() == 4 && text[number.end()..].starts_with('-');
+    name.chars().count() >= 2 && !crate::text::is_function_word(&name.to_lowercase()) && !is_date
+}
+
 /// Does the newer `new` replace what the older `old` says?
 pub fn supersedes(new: &str, old: &str) -> bool {
     if replaced_values(new).iter().any(|v| holds(old, v)) {
@@ -244,8 +253,8 @@ pub fn supersedes(new: &str, old: &str) -> bool {
         return false;
     }
     // The same thing given another version number: "Java 17" → "Java 21".
-    for n in NAME_VERSION.captures_iter(new) {
-        for o in NAME_VERSION.captures_iter(old) {
+    for n in NAME_VERSION.captures_iter(new).filter(|c| names_a_version(new, c)) {
+        for o in NAME_VERSION.captures_iter(old).filter(|c| names_a_version(old, c)) {
             if n[1].eq_ignore_ascii_case(&o[1])
                 && n[2] != o[2]
                 && !holds(old, &format!("{} {}", &n[1], &n[2]))
@@ -314,6 +323,10 @@ mod tests {
     fn versions_and_ports_replace_their_older_number() {
         assert!(supersedes("We upgraded to Java 21 across the monolith.", "We're on Java 17."));
         assert!(!supersedes("We upgraded to Java 21 across the monolith.", "Go 1.23 is the floor."));
+        assert!(!supersedes(
+            "We're bumping to Go 1.23 on 2026-03-10, so nothing that needs 1.24.",
+            "Service listens on 8081, metrics on 9102."
+        ));
         assert!(supersedes(
             "The router now listens on 4100 everywhere.",
             "Locally the router serves on port 4000."
