@@ -24,7 +24,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::parse::{
+use super::line::{
     LineOutcome, LineTurns, MAX_TOOL_TEXT_CHARS, compact_json, entry_time, tool_call_text, truncate_chars,
 };
 use super::{Role, Turn, TurnKind};

@@ -16,7 +16,7 @@
 
 use serde_json::{Map, Value};
 
-use super::parse::{
+use super::line::{
     LineOutcome, LineTurns, MAX_TOOL_TEXT_CHARS, compact_json, entry_time, tool_call_text, truncate_chars,
 };
 use super::{Role, Turn, TurnKind};

@@ -4,7 +4,7 @@
 use jiff::Timestamp;
 use serde_json::Value;
 
-use super::parse::LineOutcome;
+use super::line::LineOutcome;
 use super::{Role, Turn, TurnKind};
 
 pub(crate) fn parse_line(v: &Value, session: &str, line: usize, out: &mut Vec<Turn>) -> LineOutcome {

@@ -8,6 +8,7 @@
 mod claude;
 mod codex;
 mod generic;
+mod line;
 mod listing;
 mod parse;
 mod turn;
