@@ -1,11 +1,14 @@
 //! `autodream kill`: stop the running dream; it rolls back and changes nothing.
+//!
+//! The stopping is `autodream_core::dream::kill`'s; this file has the arguments and the
+//! output.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 
-use autodream_core::dream::{self, task::TaskState};
-use autodream_core::lock::pid_alive;
+use autodream_core::dream::kill::{self, Killed};
+use autodream_core::dream::task::TaskState;
 
 use crate::cli::GlobalArgs;
 use crate::context;
@@ -17,58 +20,25 @@ pub struct KillArgs {
     pub timeout: u64,
 }
 
-/// Stops the dream of `pid`: SIGTERM, a bounded wait, then SIGKILL and recovery.
-/// Returns true when the worker stopped on its own.
-pub fn stop(ctx: &context::Ctx, pid: u32, timeout: Duration) -> anyhow::Result<bool> {
-    let Some(p) = rustix::process::Pid::from_raw(pid as i32) else { anyhow::bail!("invalid PID {pid}") };
-    rustix::process::kill_process(p, rustix::process::Signal::TERM)
-        .map_err(|e| anyhow::anyhow!("cannot signal PID {pid}: {e}"))?;
-    let start = Instant::now();
-    while start.elapsed() < timeout {
-        if !pid_alive(pid)
-            || dream::task::load(&ctx.locations.memory_dir).is_some_and(|t| t.state != TaskState::Running)
-        {
-            return Ok(true);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while pid_alive(pid) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    dream::recover(&ctx.locations, ctx.clock, ctx.cfg())?;
-    if let Some(mut t) = dream::task::load(&ctx.locations.memory_dir)
-        && t.state != TaskState::Completed
-    {
-        t.state = TaskState::Killed;
-        dream::task::save(&ctx.locations.memory_dir, &t)?;
-    }
-    Ok(false)
-}
-
 pub fn run(global: &GlobalArgs, args: KillArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
-    let Some(task) = dream::task::load(&ctx.locations.memory_dir).filter(|t| t.state == TaskState::Running)
-    else {
-        anyhow::bail!("no dream is running");
-    };
-    if !pid_alive(task.pid) {
-        dream::recover(&ctx.locations, ctx.clock, ctx.cfg())?;
-        println!("dream {} had already stopped (PID {} is gone); cleaned up", task.id, task.pid);
-        return Ok(0);
-    }
-    let clean = stop(&ctx, task.pid, Duration::from_secs(args.timeout))?;
-    let after = dream::task::load(&ctx.locations.memory_dir);
-    match after {
+    let timeout = Duration::from_secs(args.timeout);
+    match kill::kill_running(&ctx.locations, ctx.clock, ctx.cfg(), timeout)? {
+        Killed::AlreadyStopped { task } => {
+            println!("dream {} had already stopped (PID {} is gone); cleaned up", task.id, task.pid);
+        }
         // The signal arrived while the changes were being applied: they were finished, not torn.
-        Some(t) if t.id == task.id && t.state == TaskState::Completed => println!(
-            "dream {} had already started applying its changes and finished: {} \
-             (autodream undo reverts it)",
-            t.id,
-            t.summary.unwrap_or_default()
-        ),
-        _ => println!(
+        Killed::Stopped { task, after: Some(t), .. }
+            if t.id == task.id && t.state == TaskState::Completed =>
+        {
+            println!(
+                "dream {} had already started applying its changes and finished: {} \
+                 (autodream undo reverts it)",
+                t.id,
+                t.summary.unwrap_or_default()
+            );
+        }
+        Killed::Stopped { task, clean, .. } => println!(
             "killed dream {} (PID {}){}; nothing was changed and the lock was rolled back",
             task.id,
             task.pid,

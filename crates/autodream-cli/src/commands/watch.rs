@@ -10,7 +10,6 @@ use crossterm::{cursor, execute, terminal};
 use autodream_core::dream::task::{Task, TaskState};
 
 use crate::cli::GlobalArgs;
-use crate::commands::kill;
 use crate::context;
 
 #[derive(Debug, Args)]
@@ -82,7 +81,13 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
                         if let Some(t) = &task {
                             write!(out, "killing…\r\n")?;
                             out.flush()?;
-                            kill::stop(&ctx, t.pid, Duration::from_secs(10))?;
+                            autodream_core::dream::kill::stop(
+                                &ctx.locations,
+                                ctx.clock,
+                                ctx.cfg(),
+                                t.pid,
+                                Duration::from_secs(10),
+                            )?;
                         }
                     }
                     _ => {}

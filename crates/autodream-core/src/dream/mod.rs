@@ -5,12 +5,17 @@
 //! broken indexes, and the changes are applied file by file under a journal, with every
 //! replaced file kept in `.dream/history/<task>/` for `diff` and `undo`. A crash at any point
 //! leaves the memory directory in its state before or after the dream, never half-way.
+//!
+//! Every command that takes the lock lives here: a dream ([`run`]), stopping one ([`kill`]),
+//! undoing one ([`undo`]), and the recovery after a crash ([`recover`]).
 
 pub mod announce;
 pub mod history;
+pub mod kill;
 pub mod run;
 pub mod task;
 pub mod transaction;
+pub mod undo;
 pub mod validate;
 
 use std::path::PathBuf;
