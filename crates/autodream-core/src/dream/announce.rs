@@ -35,7 +35,6 @@ pub fn take(memory_dir: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::Clock;
     use crate::paths::Locations;
     use std::os::unix::fs::symlink;
 

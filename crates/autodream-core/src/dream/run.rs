@@ -1,6 +1,19 @@
-//! One dream, start to finish: lock, task, idle wait, gather, engine, hygiene, validate,
-//! apply (or show, for a dry run), release. Any failure or kill rolls the lock back so the
-//! dream "never happened", and leaves the memory directory as it was.
+//! One dream, start to finish, in numbered steps:
+//!
+//! 1. recover what a crashed dream left, and take the lock ([`run_dream`]);
+//! 2. re-check gates 2 and 4 under the lock (the background worker);
+//! 3. record the task, and keep the lock fresh with a heartbeat while the dream runs;
+//! 4. wait until the user is idle;
+//! 5. gather the sessions and daily-log entries since the last dream;
+//! 6. stage a copy of the memory directory (removed on every way out, by a drop guard);
+//! 7. let the engine dream on the copy;
+//! 8. tidy the copy (hygiene) and validate it;
+//! 9. apply the changes under the journal (or show them, for a dry run);
+//! 10. release the lock (or roll it back on failure, cancellation or a dry run) and record
+//!     the outcome.
+//!
+//! Any failure or kill rolls the lock back so the dream "never happened", and leaves the
+//! memory directory as it was.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -109,6 +122,7 @@ pub fn run_dream(
     opts: DreamOptions<'_>,
 ) -> Result<DreamOutcome, DreamError> {
     let cfg = &config.config;
+    // 1. Recover, then take the lock.
     recover(loc, clock, cfg)
         .map_err(|e| DreamError::Failed(format!("cannot recover the memory directory: {e}")))?;
     crate::memdir::init(&loc.memory_dir).map_err(|e| DreamError::Failed(e.to_string()))?;
@@ -197,9 +211,11 @@ fn run_locked(
     token: &LockToken,
 ) -> Result<DreamOutcome, DreamError> {
     let cfg = &config.config;
+    // 2. Re-check gates 2 and 4 under the lock.
     if opts.recheck_gates {
         recheck(loc, config, clock, token, opts.current_session.as_deref()).map_err(DreamError::Refused)?;
     }
+    // 3. The task, and a heartbeat on the lock while steps 4–9 run.
     let task_id = new_task_id(loc, clock);
     let mut task = Task::new(task_id.clone(), opts.engine.name(), opts.pid, token.started_at);
     task.dry_run = opts.dry_run;
@@ -232,21 +248,18 @@ fn run_locked(
             }
         }
         let _stop = StopOnDrop(stop);
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             dream_body(loc, config, clock, opts, token, &progress)
-        })) {
-            Ok(r) => r,
-            Err(_) => Err((
-                DreamError::Failed("internal error during the dream (a bug): nothing was applied".into()),
-                None,
-            )),
-        }
+        }))
+        .unwrap_or_else(|_| {
+            Err(DreamError::Failed("internal error during the dream (a bug): nothing was applied".into()))
+        })
     });
 
+    // 10. Release the lock (roll it back for a dry run or a failure) and record the outcome.
     let now = clock.now();
     match outcome {
-        Ok((outcome, staging)) => {
-            transaction::discard(loc, &staging);
+        Ok(outcome) => {
             if opts.dry_run {
                 let _ = lock.rollback(token);
             } else {
@@ -267,10 +280,7 @@ fn run_locked(
             }
             Ok(DreamOutcome { task: progress.snapshot(), ..outcome })
         }
-        Err((err, staging)) => {
-            if let Some(s) = staging {
-                transaction::discard(loc, &s);
-            }
+        Err(err) => {
             let _ = lock.rollback(token);
             progress.update(|t| {
                 t.state =
@@ -288,7 +298,25 @@ fn summary_suffix(s: &EngineSummary) -> String {
     if s.text.is_empty() { String::new() } else { format!(" — {}", s.text) }
 }
 
-type BodyResult = Result<(DreamOutcome, Staging), (DreamError, Option<Staging>)>;
+/// The staging copy of a dream, removed when dropped: on success, failure, cancellation or
+/// a panic, it never outlives the dream's steps.
+struct StagingGuard<'a> {
+    loc: &'a Locations,
+    staging: Staging,
+}
+
+impl std::ops::Deref for StagingGuard<'_> {
+    type Target = Staging;
+    fn deref(&self) -> &Staging {
+        &self.staging
+    }
+}
+
+impl Drop for StagingGuard<'_> {
+    fn drop(&mut self) {
+        transaction::discard(self.loc, &self.staging);
+    }
+}
 
 fn dream_body(
     loc: &Locations,
@@ -297,9 +325,10 @@ fn dream_body(
     opts: &DreamOptions<'_>,
     token: &LockToken,
     progress: &TaskProgress,
-) -> BodyResult {
+) -> Result<DreamOutcome, DreamError> {
     let cfg = &config.config;
     let cancel = &opts.cancel;
+    // 4. Wait until the user is idle.
     if let Some(t) = &opts.idle_transcript
         && cfg.idle_seconds > 0
     {
@@ -309,11 +338,10 @@ fn dream_body(
             Duration::from_secs(cfg.idle_seconds),
             Duration::from_secs_f64(cfg.idle_max_wait_minutes * 60.0),
             cancel,
-        )
-        .map_err(|e| (e, None))?;
+        )?;
     }
 
-    // Gather: the sessions touched since the last dream (and not after "now"), and new
+    // 5. Gather the sessions touched since the last dream (and not after "now"), and new
     // daily-log entries.
     let files = sessions::touched_between(
         &loc.sessions_dir,
@@ -322,10 +350,10 @@ fn dream_body(
         Some(crate::clock::to_system_time(clock.now())),
         opts.current_session.as_deref(),
     )
-    .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
+    .map_err(|e| DreamError::Failed(e.to_string()))?;
     let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());
     for f in &files {
-        cancel.check().map_err(|_| (DreamError::Cancelled, None))?;
+        cancel.check().map_err(|_| DreamError::Cancelled)?;
         match sessions::parse_session_file(f, cfg.sessions_format) {
             Ok(p) => parsed.push(p),
             Err(e) => progress.turn(&format!("skipped {}: {e}", f.id), 0, &[]),
@@ -333,7 +361,7 @@ fn dream_body(
     }
     let cursor = load_cursor(loc);
     let (log_entries, new_cursor) = daily_log::read_since(&loc.memory_dir, cursor.as_ref())
-        .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
+        .map_err(|e| DreamError::Failed(e.to_string()))?;
     let skipped: usize = parsed.iter().map(|p| p.skipped_lines).sum();
     progress.update(|t| t.sessions_reviewing = parsed.len());
     progress.turn(
@@ -351,9 +379,12 @@ fn dream_body(
         &[],
     );
 
-    let staging = transaction::prepare(loc, &progress.snapshot().id)
-        .map_err(|e| (DreamError::Failed(e.to_string()), None))?;
-    let fail = |e: DreamError, s: &Staging| (e, Some(s.clone()));
+    // 6. Stage a copy of the memory directory.
+    let staging =
+        transaction::prepare(loc, &progress.snapshot().id).map_err(|e| DreamError::Failed(e.to_string()))?;
+    let staging = StagingGuard { loc, staging };
+
+    // 7. The engine dreams on the copy.
     let ctx = DreamContext {
         staging: &staging.work,
         memory_dir: &loc.memory_dir,
@@ -369,38 +400,29 @@ fn dream_body(
     };
     let summary = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| opts.engine.dream(&ctx))) {
         Ok(Ok(s)) => s,
-        Ok(Err(EngineError::Cancelled)) => return Err(fail(DreamError::Cancelled, &staging)),
+        Ok(Err(EngineError::Cancelled)) => return Err(DreamError::Cancelled),
         Ok(Err(e)) => {
-            return Err(fail(
-                DreamError::Failed(format!("the {} engine failed: {e}", opts.engine.name())),
-                &staging,
-            ));
+            return Err(DreamError::Failed(format!("the {} engine failed: {e}", opts.engine.name())));
         }
-        Err(_) => {
-            return Err(fail(
-                DreamError::Failed(format!("the {} engine crashed", opts.engine.name())),
-                &staging,
-            ));
-        }
+        Err(_) => return Err(DreamError::Failed(format!("the {} engine crashed", opts.engine.name()))),
     };
-    cancel.check().map_err(|_| fail(DreamError::Cancelled, &staging))?;
+    cancel.check().map_err(|_| DreamError::Cancelled)?;
 
+    // 8. Tidy the copy, and validate it.
     let today = clock.now().to_zoned(local_tz()).date();
     crate::hygiene::tidy(&staging.work, cfg, today)
-        .map_err(|e| fail(DreamError::Failed(format!("hygiene pass: {e}")), &staging))?;
+        .map_err(|e| DreamError::Failed(format!("hygiene pass: {e}")))?;
     let problems = validate::validate(&staging.base, &staging.work, cfg, summary.archived_facts);
     if !problems.is_empty() {
-        return Err(fail(
-            DreamError::Failed(format!("the dream's result was refused: {}", problems.join("; "))),
-            &staging,
-        ));
+        return Err(DreamError::Failed(format!("the dream's result was refused: {}", problems.join("; "))));
     }
+
+    // 9. Apply the changes under the journal, or show them for a dry run.
     let planned = transaction::plan(&staging);
     let message_for = |n: usize| improved_message(n);
     if opts.dry_run {
         // A dry run refuses what the apply would refuse: a change through a symbolic link.
-        transaction::check_plan(loc, &planned)
-            .map_err(|e| fail(DreamError::Failed(e.to_string()), &staging))?;
+        transaction::check_plan(loc, &planned).map_err(|e| DreamError::Failed(e.to_string()))?;
         let files: Vec<String> = planned.iter().map(|p| p.path.clone()).collect();
         let diff = transaction::plan_diff(&planned);
         let message = if files.is_empty() {
@@ -408,19 +430,16 @@ fn dream_body(
         } else {
             improved_message(files.len()).replacen("Improved", "Would improve", 1)
         };
-        return Ok((
-            DreamOutcome {
-                task: progress.snapshot(),
-                files,
-                conflicts: vec![],
-                diff: Some(diff),
-                summary,
-                message,
-            },
-            staging,
-        ));
+        return Ok(DreamOutcome {
+            task: progress.snapshot(),
+            files,
+            conflicts: vec![],
+            diff: Some(diff),
+            summary,
+            message,
+        });
     }
-    cancel.check().map_err(|_| fail(DreamError::Cancelled, &staging))?;
+    cancel.check().map_err(|_| DreamError::Cancelled)?;
     let manifest = Manifest {
         task: progress.snapshot().id,
         engine: opts.engine.name().to_string(),
@@ -435,7 +454,7 @@ fn dream_body(
         sessions_reviewed: parsed.len(),
     };
     let applied = transaction::apply(loc, &staging, planned, manifest)
-        .map_err(|e| fail(DreamError::Failed(e.to_string()), &staging))?;
+        .map_err(|e| DreamError::Failed(e.to_string()))?;
     if let Some(c) = new_cursor
         && let Ok(mem) = MemoryRoot::open(&loc.memory_dir)
     {
@@ -453,17 +472,14 @@ fn dream_body(
             applied.conflicts.join(", ")
         ));
     }
-    Ok((
-        DreamOutcome {
-            task: progress.snapshot(),
-            files,
-            conflicts: applied.conflicts,
-            diff: None,
-            summary,
-            message,
-        },
-        staging,
-    ))
+    Ok(DreamOutcome {
+        task: progress.snapshot(),
+        files,
+        conflicts: applied.conflicts,
+        diff: None,
+        summary,
+        message,
+    })
 }
 
 #[cfg(test)]
