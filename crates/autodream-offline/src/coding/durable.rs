@@ -158,7 +158,7 @@ static FIRST_PERSON_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// A failure or the state of the moment.
 static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regress(?:ed|ion)|(?:an?|the) (?:bug|error))\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
+        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regressed|(?:an?|the) (?:bug|error)|out of sync|out of date|won'?t start|doesn'?t start|(?:is|are)n'?t arriving|not arriving|keeps? \w+ing)\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
     )
 });
 static CONDITIONAL: LazyLock<Regex> =
@@ -179,8 +179,7 @@ static ROLE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|owner|review",
     )
 });
-/// A capitalised word inside the sentence (a name), or a CJK name before a role.
-static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[\s(,;:])(\p{Lu}\p{Ll}+)\b"));
+/// A CJK name before or after a role word (王磊是…, 归赵强).
 static ZH_NAME_ROLE: LazyLock<Regex> =
     LazyLock::new(|| re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批)|(?:归|找|给|问)\p{Han}{2,3}"));
 static EVENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -619,8 +618,9 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
 
 /// "Flash with `west flash --runner jlink`", "Deploy with `fly deploy -c fly.staging.toml`":
 /// how a thing is done here, said as an order.
-static HOW_TO: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^\w+(?: \w+)? (?:with|using|via|through) (?:`[^`]+`|\S*[./-]\S*)[.!]?$"));
+static HOW_TO: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^\w+(?: \w+)? (?:with|using|via|through) (?:`[^`]+`|\S*[./-]\S*)[.!]?$|^\w+(?: [\w']+){0,4}: `[^`]+ [^`]+`[.!]?$")
+});
 /// A request tacked onto the end of a statement ("…，你先读一下", "…, can you check?").
 static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -638,6 +638,15 @@ fn trim_trailing_requests(text: &str) -> String {
         _ => text.to_string(),
     }
 }
+
+/// Is this fact a standing rule ("always …", "never …", "一律 …")?
+pub fn is_rule(text: &str) -> bool {
+    STRONG_STANDING.is_match(text) || RULE_WORDS.is_match(text)
+}
+
+static RULE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:never|always|must(?:n'?t)?|don'?t|do not|rules?|conventions?|only through|only via|no exceptions)\b|不要|别|禁止|必须|一律|统一")
+});
 
 /// Rules that hold even inside an order: "always", "never", "from now on", "every …".
 static STRONG_STANDING: LazyLock<Regex> = LazyLock::new(|| {

@@ -290,7 +290,8 @@ pub fn clauses(text: &str) -> Vec<&str> {
 /// "; " within `max_chars`.
 pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
     let mut current: Vec<&&Memo> = memos.iter().filter(|m| m.replaced.is_none()).collect();
-    current.sort_by_key(|m| std::cmp::Reverse(m.date));
+    // Standing rules first (what the agent must do or never do), then the newest facts.
+    current.sort_by_key(|m| (std::cmp::Reverse(super::durable::is_rule(&m.text)), std::cmp::Reverse(m.date)));
     let mut out = String::new();
     for m in current {
         let room = max_chars.saturating_sub(out.chars().count() + if out.is_empty() { 0 } else { 2 });
