@@ -8,10 +8,9 @@ use std::time::Duration;
 use clap::Args;
 
 use autodream_core::dream::kill::{self, Killed};
-use autodream_core::dream::task::TaskState;
 
-use crate::cli::GlobalArgs;
 use crate::context;
+use crate::cli::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct KillArgs {
@@ -28,14 +27,11 @@ pub fn run(global: &GlobalArgs, args: KillArgs) -> anyhow::Result<u8> {
             println!("dream {} had already stopped (PID {} is gone); cleaned up", task.id, task.pid);
         }
         // The signal arrived while the changes were being applied: they were finished, not torn.
-        Killed::Stopped { task, after: Some(t), .. }
-            if t.id == task.id && t.state == TaskState::Completed =>
-        {
+        Killed::Stopped { task, finished: Some(summary), .. } => {
             println!(
-                "dream {} had already started applying its changes and finished: {} \
+                "dream {} had already started applying its changes and finished: {summary} \
                  (autodream undo reverts it)",
-                t.id,
-                t.summary.unwrap_or_default()
+                task.id
             );
         }
         Killed::Stopped { task, clean, .. } => println!(

@@ -27,9 +27,10 @@ pub enum KillError {
 pub enum Killed {
     /// The dream's worker was already gone; what it left was cleaned up.
     AlreadyStopped { task: Task },
-    /// The worker was stopped: `clean` when it stopped on its own after TERM; `after` is the
-    /// task as it ended (it may have finished applying its changes before the signal).
-    Stopped { task: Task, clean: bool, after: Option<Task> },
+    /// The worker was stopped: `clean` when it stopped on its own after TERM. `finished` is
+    /// the dream's summary when the signal came while it was applying its changes, and it
+    /// finished them (they are never torn).
+    Stopped { task: Task, clean: bool, finished: Option<String> },
 }
 
 /// Stops the dream of `pid`: SIGTERM, a wait of up to `timeout`, then SIGKILL and recovery.
@@ -81,6 +82,8 @@ pub fn kill_running(
         return Ok(Killed::AlreadyStopped { task });
     }
     let clean = stop(loc, clock, cfg, task.pid, timeout)?;
-    let after = task::load(&loc.memory_dir);
-    Ok(Killed::Stopped { task, clean, after })
+    let finished = task::load(&loc.memory_dir)
+        .filter(|t| t.id == task.id && t.state == TaskState::Completed)
+        .map(|t| t.summary.unwrap_or_default());
+    Ok(Killed::Stopped { task, clean, finished })
 }
