@@ -5,8 +5,8 @@ use autodream_core::config::{Config, LoadedConfig};
 use autodream_core::overrides::{OverrideError, Overrides, Resolved, Strictness};
 use autodream_core::paths::Locations;
 
-use crate::cli::GlobalArgs;
 use crate::exit;
+use crate::global::GlobalArgs;
 
 pub struct Ctx {
     pub locations: Locations,

@@ -9,10 +9,13 @@ mod commands;
 mod context;
 mod engines;
 mod exit;
+mod global;
 
 use std::process::ExitCode;
 
 use clap::Parser;
+
+use cli::{Cli, Command};
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -21,7 +24,7 @@ fn main() -> ExitCode {
     {
         return commands::hook::run_fast(hook_args);
     }
-    let cli = match cli::Cli::try_parse_from(&args) {
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { exit::USAGE } else { exit::OK };
@@ -29,11 +32,34 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match commands::dispatch(cli) {
+    match dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {}", exit::render(&e));
             ExitCode::from(exit::code_of(&e))
         }
+    }
+}
+
+/// Runs a parsed command line; returns the exit code.
+fn dispatch(cli: Cli) -> anyhow::Result<u8> {
+    use commands::*;
+    let global = &cli.global;
+    match cli.command {
+        Command::Init(args) => init::run(global, args),
+        Command::Log(args) => log::run(global, args),
+        Command::Hook(args) => Ok(hook::run(global, args)),
+        Command::Status(args) => status::run(global, args),
+        Command::Sessions(args) => sessions::run(global, args),
+        Command::Check(args) => check::run(global, args),
+        Command::Run(args) => run::run(global, args),
+        Command::Watch(args) => watch::run(global, args),
+        Command::Kill(args) => kill::run(global, args),
+        Command::History(args) => history::run(global, args),
+        Command::Diff(args) => diff::run(global, args),
+        Command::Undo(args) => undo::run(global, args),
+        Command::Eval(args) => eval::run(global, args),
+        Command::Worker(args) => worker::run(global, args),
+        Command::SandboxExec(args) => Ok(sandbox_exec::run(args)),
     }
 }

@@ -4,9 +4,9 @@ use clap::Args;
 
 use autodream_core::memdir::index::{self, Severity};
 
-use crate::cli::GlobalArgs;
 use crate::commands::print_json;
 use crate::context;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {

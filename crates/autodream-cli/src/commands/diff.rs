@@ -4,8 +4,8 @@ use clap::Args;
 
 use autodream_core::dream::history;
 
-use crate::cli::GlobalArgs;
 use crate::context;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {

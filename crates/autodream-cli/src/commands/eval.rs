@@ -17,8 +17,8 @@ use autodream_core::paths::Locations;
 use autodream_core::sessions::SessionFormat;
 use autodream_offline::eval::{LocomoOptions, run_locomo};
 
-use crate::cli::GlobalArgs;
 use crate::commands::print_json;
+use crate::global::GlobalArgs;
 use crate::{context, engines, exit};
 
 #[derive(Debug, Args)]

@@ -11,7 +11,7 @@ use clap::Args;
 
 use autodream_core::Overrides;
 
-use crate::cli::GlobalArgs;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args, Default)]
 pub struct HookArgs {}

@@ -2,8 +2,8 @@
 
 use clap::Args;
 
-use crate::cli::GlobalArgs;
 use crate::context;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {}

@@ -10,7 +10,7 @@ use clap::Args;
 use autodream_core::dream::kill::{self, Killed};
 
 use crate::context;
-use crate::cli::GlobalArgs;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct KillArgs {

@@ -5,7 +5,7 @@ use std::io::Read;
 use anyhow::Context as _;
 use clap::Args;
 
-use crate::cli::GlobalArgs;
+use crate::global::GlobalArgs;
 use crate::{context, exit};
 
 #[derive(Debug, Args)]

@@ -13,8 +13,8 @@ use autodream_core::dream::{self, DreamError, DreamOptions};
 use autodream_core::engine::CancelToken;
 use autodream_core::gates::{self, GateInput};
 
-use crate::cli::GlobalArgs;
 use crate::commands::print_json;
+use crate::global::GlobalArgs;
 use crate::{context, engines, exit};
 
 #[derive(Debug, Args)]

@@ -7,9 +7,9 @@ use autodream_core::clock::to_system_time;
 use autodream_core::gates::GateInput;
 use autodream_core::sessions::{self, SessionFormat};
 
-use crate::cli::GlobalArgs;
 use crate::commands::print_json;
 use crate::context;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct SessionsArgs {

@@ -7,9 +7,9 @@ use autodream_core::clock::human_ago;
 use autodream_core::gates::{self, GateInput};
 use autodream_core::memdir::index;
 
-use crate::cli::GlobalArgs;
 use crate::commands::print_json;
 use crate::context;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {

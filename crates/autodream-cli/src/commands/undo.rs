@@ -7,7 +7,7 @@ use clap::Args;
 
 use autodream_core::dream::undo;
 
-use crate::cli::GlobalArgs;
+use crate::global::GlobalArgs;
 use crate::{context, exit};
 
 #[derive(Debug, Args)]

@@ -9,8 +9,8 @@ use crossterm::{cursor, execute, terminal};
 
 use autodream_core::dream::task::{Task, TaskState};
 
-use crate::cli::GlobalArgs;
 use crate::context;
+use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {}

@@ -11,8 +11,8 @@ use clap::Args;
 use autodream_core::dream::{self, DreamError, DreamOptions};
 use autodream_hookproc::log_line;
 
-use crate::cli::GlobalArgs;
 use crate::commands::run::cancel_on_signals;
+use crate::global::GlobalArgs;
 use crate::{context, engines};
 
 #[derive(Debug, Args)]
