@@ -1,0 +1,115 @@
+//! Layering, validation field by field, and the sources' precedence.
+
+use super::*;
+
+fn load_with(file: &str, flags: &[(&str, &str)]) -> LoadedConfig {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("config.toml");
+    std::fs::write(&p, file).unwrap();
+    Config::load(&LoadOptions {
+        config_file: Some(p),
+        flags: flags.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        project_dir: None,
+        agent_base: Some(tmp.path().join("no-agent")),
+    })
+    .unwrap()
+}
+
+#[test]
+fn each_bad_field_falls_back_alone() {
+    let l =
+        load_with("min_hours = -3\nmin_sessions = 7\nidle_seconds = \"soon\"\n[agent]\nmodel = \"m\"\n", &[]);
+    assert_eq!(l.config.min_hours, 24.0);
+    assert_eq!(l.config.min_sessions, 7);
+    assert_eq!(l.config.idle_seconds, 60);
+    assert_eq!(l.config.agent.model, "m");
+    let mut fields: Vec<_> = l.warnings.iter().map(|w| w.field.as_str()).collect();
+    fields.sort();
+    assert_eq!(fields, ["idle_seconds", "min_hours"]);
+    assert!(l.warnings.iter().any(|w| w.to_string().contains("config.toml: min_hours: -3 is out of range")));
+}
+
+#[test]
+fn flags_beat_the_file_and_bad_flags_fall_back_to_the_file() {
+    let l = load_with("min_hours = 12\nmin_sessions = 3\n", &[("min_hours", "2.5"), ("min_sessions", "NaN")]);
+    assert_eq!(l.config.min_hours, 2.5);
+    assert_eq!(l.config.min_sessions, 3);
+    assert_eq!(l.warnings.len(), 1);
+    assert_eq!(l.warnings[0].source, "--set min_sessions");
+}
+
+#[test]
+fn broken_toml_is_a_warning_with_a_line() {
+    let l = load_with("min_hours = 1\nthis is not toml\n", &[]);
+    assert_eq!(l.config.min_hours, 24.0);
+    assert!(l.warnings[0].message.contains("line 2"), "{:?}", l.warnings);
+}
+
+#[test]
+fn unknown_keys_are_reported() {
+    let l = load_with("min_hourz = 1\n", &[]);
+    assert_eq!(l.warnings[0].field, "min_hourz");
+}
+
+#[test]
+fn nan_and_infinity_are_refused() {
+    let l = load_with("min_hours = nan\nstale_lock_minutes = inf\n", &[]);
+    assert_eq!(l.config.min_hours, 24.0);
+    assert_eq!(l.config.stale_lock_minutes, 60.0);
+    assert_eq!(l.warnings.len(), 2);
+}
+
+#[test]
+fn missing_explicit_file_is_an_error() {
+    let err =
+        Config::load(&LoadOptions { config_file: Some("/nonexistent/x.toml".into()), ..Default::default() });
+    assert!(matches!(err, Err(ConfigError::MissingFile(_))));
+}
+
+#[test]
+fn remote_flags_and_agent_settings_rank_below_our_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flags = tmp.path().join("flags.json");
+    std::fs::write(&flags, r#"{"enabled": false, "minHours": 6, "minSessions": -1}"#).unwrap();
+    let base = tmp.path().join("agent");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::write(base.join("settings.json"), r#"{"autoDreamEnabled": true}"#).unwrap();
+    let cfg = tmp.path().join("c.toml");
+    std::fs::write(&cfg, format!("flags_file = {:?}\n", flags.display().to_string())).unwrap();
+    let l = Config::load(&LoadOptions {
+        config_file: Some(cfg.clone()),
+        agent_base: Some(base.clone()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(l.config.enabled, "the agent setting beats the remote flag");
+    assert_eq!(l.enabled_source, base.join("settings.json").display().to_string());
+    assert_eq!(l.config.min_hours, 6.0);
+    assert_eq!(l.config.min_sessions, 5, "a non-positive remote number is ignored");
+    std::fs::write(&cfg, format!("flags_file = {:?}\nenabled = false\n", flags.display().to_string()))
+        .unwrap();
+    let l =
+        Config::load(&LoadOptions { config_file: Some(cfg), agent_base: Some(base), ..Default::default() })
+            .unwrap();
+    assert!(!l.config.enabled, "our file beats the agent setting");
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_value_for_any_key_never_panics(key in proptest::sample::select(keys().collect::<Vec<_>>()), value in ".*") {
+        let mut c = Config::default();
+        let setter = FIELDS.iter().find(|(k, _)| *k == key).unwrap().1;
+        let _ = setter(&mut c, &Raw::Text(&value));
+        proptest::prop_assert!(c.min_hours.is_finite() && c.min_hours >= 0.0);
+        proptest::prop_assert!(c.memory_budget_ratio > 0.0 && c.memory_budget_ratio <= 1.0);
+    }
+
+    #[test]
+    fn any_toml_file_never_panics(text in ".{0,200}") {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("c.toml");
+        std::fs::write(&p, &text).unwrap();
+        let l = Config::load(&LoadOptions { config_file: Some(p), agent_base: Some(tmp.path().into()), ..Default::default() });
+        proptest::prop_assert!(l.is_ok());
+    }
+}
