@@ -110,7 +110,8 @@ fn lock_child() {
 fn run_lock_children(dir: &Path, mode: &str, rounds: usize) -> (u32, u32, u32) {
     std::fs::create_dir_all(dir.join("mem")).unwrap();
     let exe = std::env::current_exe().expect("this test binary");
-    let children: Vec<_> = (0..children())
+    let procs = children();
+    let spawned: Vec<_> = (0..procs)
         .map(|_| {
             Command::new(&exe)
                 .args([
@@ -133,13 +134,13 @@ fn run_lock_children(dir: &Path, mode: &str, rounds: usize) -> (u32, u32, u32) {
     // Let every child reach the starting line, then start them together.
     std::thread::sleep(Duration::from_millis(100));
     write(&dir.join("go"), "");
-    for c in children {
+    for c in spawned {
         let out = Out::from_output(c.wait_with_output().expect("lock child exits"));
         assert_eq!(out.code, 0, "lock child failed:\n{}", out.transcript());
     }
     let mut sums = (0, 0, 0);
     let entries: Vec<_> = std::fs::read_dir(dir.join("results")).expect("results").flatten().collect();
-    assert_eq!(entries.len(), children(), "every child reported");
+    assert_eq!(entries.len(), procs, "every child reported");
     for e in entries {
         let text = std::fs::read_to_string(e.path()).unwrap();
         let n: Vec<u32> = text.split_whitespace().map(|x| x.parse().unwrap()).collect();
