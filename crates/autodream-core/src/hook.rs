@@ -17,9 +17,6 @@ use crate::gates::{self, GateInput};
 use crate::overrides::{OverrideError, Overrides, Strictness};
 use crate::paths::Locations;
 
-/// The hook's options are the global options, parsed leniently.
-pub type HookOptions = Overrides;
-
 /// The fields of the agent's hook input that autodream uses.
 #[derive(Debug, Default, Deserialize)]
 pub struct HookInput {
