@@ -209,7 +209,10 @@ impl Builder {
     /// value of the lower-precedence sources).
     fn set(&mut self, source: &str, key: &str, raw: Raw<'_>) -> bool {
         let Some((_, setter)) = FIELDS.iter().find(|(k, _)| *k == key) else {
-            self.warn(source, key, "unknown setting (ignored)".into());
+            // An empty key (`"" = 1`) is named as TOML writes it, not left blank like a
+            // warning about the whole source.
+            let field = if key.is_empty() { "\"\"" } else { key };
+            self.warn(source, field, "unknown setting (ignored)".into());
             return false;
         };
         let mut candidate = self.config.clone();

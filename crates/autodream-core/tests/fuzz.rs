@@ -428,6 +428,11 @@ fn value_at(config: &Config, key: &str) -> Value {
     v
 }
 
+/// How a warning names a key: an empty key as `""`.
+fn field_name(key: &str) -> &str {
+    if key.is_empty() { "\"\"" } else { key }
+}
+
 /// Does the effective JSON value show that the TOML value was taken?
 fn took(effective: &Value, given: &toml::Value) -> bool {
     match given {
@@ -510,7 +515,7 @@ fn check_config_file(
         // `"agent.model" = …` at the top and `model` in `[agent]` set one field twice.
         let twice = given.iter().filter(|(k, _)| k == key).count() > 1;
         if !known {
-            prop_assert!(warned.contains(key.as_str()), "unknown key {key} not reported");
+            prop_assert!(warned.contains(field_name(key)), "unknown key {key} not reported");
             continue;
         }
         if env_keys.contains(key) || twice {
@@ -531,7 +536,7 @@ fn check_config_file(
     }
     for w in &ours {
         prop_assert!(
-            given.iter().any(|(k, _)| *k == w.field),
+            given.iter().any(|(k, _)| field_name(k) == w.field),
             "a warning about {} which the file does not set",
             w.field
         );
@@ -640,6 +645,24 @@ fn config_text() -> BoxedStrategy<Vec<u8>> {
             toml::to_string(&table).ok().map(String::into_bytes)
         })
         .boxed()
+}
+
+/// Found by `config_toml`: `"" = 1` drew a warning with an empty field, which reads like a
+/// warning about the whole file ("config.toml: unknown setting").
+#[test]
+fn an_empty_config_key_is_named() {
+    let scratch = Scratch::new();
+    let path = scratch.dir.path().join("c.toml");
+    std::fs::write(&path, "\"\" = 1\nmin_hours = 2\n").unwrap();
+    let loaded = load(&path, Vec::new(), &scratch);
+    assert_eq!(loaded.config.min_hours, 2.0);
+    let fields: Vec<_> = loaded.warnings.iter().map(|w| w.field.as_str()).collect();
+    assert_eq!(fields, ["\"\""]);
+    assert!(
+        loaded.warnings[0].to_string().ends_with(": \"\": unknown setting (ignored)"),
+        "{}",
+        loaded.warnings[0]
+    );
 }
 
 #[test]
