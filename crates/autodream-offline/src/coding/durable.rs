@@ -114,6 +114,9 @@ static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*")
 });
+static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
+});
 static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:no|nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^(?:不对|不是|错了)[，,。 ]")
 });
@@ -293,6 +296,12 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         }
         if let Some(m) = REMEMBER_LEAD.find(s)
             && word_count(&s[m.end()..]) >= 3
+        {
+            s = &s[m.end()..];
+        }
+        // "Before you go doing that, we need …": a lead clause about the moment goes.
+        if let Some(m) = MOMENT_CLAUSE.find(s)
+            && word_count(&s[m.end()..]) >= 4
         {
             s = &s[m.end()..];
         }

@@ -344,7 +344,7 @@ mod tests {
     }
 
     #[test]
-    fn hooks_are_sentences_newest_first_within_the_limit() {
+    fn hooks_lead_with_rules_then_the_newest_facts_within_the_limit() {
         let a = memo(
             "Use yarn, not npm, the repo is on yarn.lock and npm makes a mess of it",
             "2026-03-02",
@@ -356,7 +356,7 @@ mod tests {
         let h = hook(&[&a, &b, &c], 150);
         assert!(
             h.starts_with(
-                "yarn.lock is deleted; use pnpm for installs, scripts, everything; Never dump .env files"
+                "Never dump .env files; read .env.example to see which variables exist; yarn.lock is deleted; use pnpm"
             ),
             "{h}"
         );

@@ -50,7 +50,13 @@ pub const DESCRIPTION_MAX_CHARS: usize = 150;
 
 /// A sentence that points back at the thing the sentence before it named.
 static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|deploy|edit|modify|call) (?:it|them)\b|\S\s+there\b").expect("valid regex")
+    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|deploy|edit|modify|call|handle|do|add|adding|doing|fix|keep|remove) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
+});
+
+/// Something a pronoun later in the sentence can stand for: a name, a code span, a path,
+/// an identifier or a number.
+static ANCHOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"`[^`]+`|\w[./_@:-]\w|\d|\s\p{Lu}\w*|\p{Han}{2}").expect("valid regex")
 });
 
 /// A sentence whose subject is a pronoun ("It is solved when …").
@@ -174,7 +180,9 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 continue;
             }
         }
-        if pronoun_subject {
+        // A pronoun with nothing to stand for is a hole: "The CLI should handle that …".
+        let hole = CONTINUES.find(&text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]));
+        if pronoun_subject || (hole && !said.note && !continuation) {
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             continue;
         }
