@@ -124,7 +124,9 @@ fn conversation_facts_are_attributed_dated_and_filed_per_person() {
     let caroline = read(memory, "caroline.md");
     let melanie = read(memory, "melanie.md");
     assert!(caroline.starts_with("---\nname: Caroline\ndescription: "), "{caroline}");
-    assert!(caroline.contains("\nmetadata:\n  type: user\nupdated: 2023-05-08\n---\n# Caroline\n- 8 May 2023: "));
+    assert!(
+        caroline.contains("\nmetadata:\n  type: user\nupdated: 2023-05-08\n---\n# Caroline\n- 8 May 2023: ")
+    );
     // First person attributed, relative dates resolved against the session's day.
     assert!(caroline.contains("Caroline went to a LGBTQ support group on 2023-05-07"), "{caroline}");
     assert!(caroline.contains("Caroline adopted a puppy named Biscuit the week of 2023-05-01"), "{caroline}");
@@ -353,7 +355,12 @@ fn a_coding_session_keeps_durable_guidance_not_tasks_code_or_paths() {
     let user = read(memory, "user.md");
     assert!(user.contains("- The user is a data engineer on the payments team (2026-03-02)."), "{user}");
     let index = read(memory, "MEMORY.md");
-    assert!(index.contains("- [Git workflow](git-workflow.md) — Use rebase, not merge, when you update branches; "), "{index}");
+    assert!(
+        index.contains(
+            "- [Git workflow](git-workflow.md) — Use rebase, not merge, when you update branches; "
+        ),
+        "{index}"
+    );
     let all: String = walk(memory).iter().map(|p| std::fs::read_to_string(p).unwrap_or_default()).collect();
     for never in ["failing test", "parser.rs", "git merge main", "tabs", "E0308"] {
         assert!(!all.contains(never), "{never} was saved: {all}");
@@ -397,7 +404,10 @@ fn daily_log_notes_are_always_kept() {
     let run = dream_with(memory, &[], &logs, "2026-03-03T09:00:00Z", &Config::default(), &CancelToken::new());
     run.summary.unwrap();
     let git = read(memory, "git-workflow.md");
-    assert!(git.contains("- User prefers small pull requests, never more than 400 lines (2026-03-03)."), "{git}");
+    assert!(
+        git.contains("- User prefers small pull requests, never more than 400 lines (2026-03-03)."),
+        "{git}"
+    );
 }
 
 #[test]
@@ -450,7 +460,8 @@ fn a_memory_someone_else_started_is_never_rewritten() {
     let memory = tmp.path();
     // A hand-written file named like one of the engine's subjects, with no record of the
     // engine writing it.
-    let theirs = "---\nname: Git\ndescription: my rules\ntype: feedback\n---\n# Git\n- Keep branches short-lived.\n";
+    let theirs =
+        "---\nname: Git\ndescription: my rules\ntype: feedback\n---\n# Git\n- Keep branches short-lived.\n";
     std::fs::write(memory.join("git-workflow.md"), theirs).unwrap();
     std::fs::write(memory.join("MEMORY.md"), "- [Git](git-workflow.md) — my rules\n").unwrap();
     let s = session(
@@ -466,10 +477,13 @@ fn a_memory_someone_else_started_is_never_rewritten() {
     assert!(index.starts_with("- [Git](git-workflow.md) — my rules\n"), "{index}");
     assert!(index.contains("](git-workflow-2.md) — Never force-push to main"), "{index}");
     // The next dream routes the same subject to the same file of ours.
-    let s = session("c10", "2026-03-03T09:00:00Z", &[("", "user", "Always rebase before you push a branch.")]);
+    let s =
+        session("c10", "2026-03-03T09:00:00Z", &[("", "user", "Always rebase before you push a branch.")]);
     dream(memory, &[s], "2026-03-03T10:00:00Z");
     assert_eq!(read(memory, "git-workflow.md"), theirs);
-    assert!(read(memory, "git-workflow-2.md").contains("- Always rebase before you push a branch (2026-03-03)."));
+    assert!(
+        read(memory, "git-workflow-2.md").contains("- Always rebase before you push a branch (2026-03-03).")
+    );
     assert!(!memory.join("git-workflow-3.md").exists());
 }
 

@@ -112,7 +112,9 @@ static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// "Remember that …", "Note that …": the request to keep it is not part of the fact.
 static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*")
+    re(
+        r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
+    )
 });
 static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
@@ -461,7 +463,9 @@ fn names_a_person(text: &str) -> bool {
 }
 
 static PERSON_PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b")
+    re(
+        r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
+    )
 });
 
 /// Capitalised words that are not names when they open a clause.
@@ -628,7 +632,9 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
 /// "Flash with `west flash --runner jlink`", "Deploy with `fly deploy -c fly.staging.toml`":
 /// how a thing is done here, said as an order.
 static HOW_TO: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^\w+(?: \w+)? (?:with|using|via|through) (?:`[^`]+`|\S*[./-]\S*)[.!]?$|^\w+(?: [\w']+){0,4}: `[^`]+ [^`]+`[.!]?$")
+    re(
+        r"(?i)^\w+(?: \w+)? (?:with|using|via|through) (?:`[^`]+`|\S*[./-]\S*)[.!]?$|^\w+(?: [\w']+){0,4}: `[^`]+ [^`]+`[.!]?$",
+    )
 });
 /// A request tacked onto the end of a statement ("…，你先读一下", "…, can you check?").
 static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
@@ -654,7 +660,9 @@ pub fn is_rule(text: &str) -> bool {
 }
 
 static RULE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:never|always|must(?:n'?t)?|don'?t|do not|rules?|conventions?|only through|only via|no exceptions)\b|不要|别|禁止|必须|一律|统一")
+    re(
+        r"(?i)\b(?:never|always|must(?:n'?t)?|don'?t|do not|rules?|conventions?|only through|only via|no exceptions)\b|不要|别|禁止|必须|一律|统一",
+    )
 });
 
 /// Rules that hold even inside an order: "always", "never", "from now on", "every …".

@@ -264,7 +264,9 @@ pub fn clauses(text: &str) -> Vec<&str> {
     let mut i = 0;
     while i < text.len() {
         let rest = &text[i..];
-        let cut = [". ", "; ", ", and ", ", but ", "。", "；", "，另外", "，还有"].iter().find(|c| rest.starts_with(**c));
+        let cut = [". ", "; ", ", and ", ", but ", "。", "；", "，另外", "，还有"]
+            .iter()
+            .find(|c| rest.starts_with(**c));
         if let Some(c) = cut {
             let piece = text[start..i].trim();
             if !piece.is_empty() {

@@ -55,9 +55,8 @@ static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Something a pronoun later in the sentence can stand for: a name, a code span, a path,
 /// an identifier or a number.
-static ANCHOR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"`[^`]+`|\w[./_@:-]\w|\d|\s\p{Lu}\w*|\p{Han}{2}").expect("valid regex")
-});
+static ANCHOR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"`[^`]+`|\w[./_@:-]\w|\d|\s\p{Lu}\w*|\p{Han}{2}").expect("valid regex"));
 
 /// A sentence whose subject is a pronoun ("It is solved when …").
 static PRONOUN_SUBJECT: LazyLock<Regex> =

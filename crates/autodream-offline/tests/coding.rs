@@ -1,0 +1,292 @@
+//! The offline engine on coding sessions: real Claude Code transcripts (fixtures with their
+//! sources in `fixtures/real/SOURCES.md`), knowledge updates across dreams and files, and
+//! provenance. Every line a dream writes is read as the agent would read it.
+
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use autodream_core::config::Config;
+use autodream_core::engine::{CancelToken, DreamContext, Engine, EngineSummary, NullProgress};
+use autodream_core::sessions::{ParsedSession, SessionFile, SessionFormat, parse_session};
+use autodream_offline::OfflineEngine;
+use autodream_offline::coding::provenance;
+
+fn fixture(name: &str) -> ParsedSession {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real").join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let file = SessionFile {
+        id: name.trim_end_matches(".jsonl").to_string(),
+        path,
+        modified_at: "2026-07-12T00:00:00Z".parse().unwrap(),
+    };
+    parse_session(file, &text, SessionFormat::Claude)
+}
+
+/// A Claude Code-shaped session of plain user turns, one minute apart.
+fn session(id: &str, start: &str, user_turns: &[&str]) -> ParsedSession {
+    let start: Timestamp = start.parse().unwrap();
+    let mut text = String::new();
+    for (k, content) in user_turns.iter().enumerate() {
+        let at = start.checked_add(jiff::SignedDuration::from_mins(k as i64)).unwrap();
+        let entry = serde_json::json!({
+            "type": "user", "sessionId": id, "timestamp": at.to_string(), "uuid": format!("{id}-{k}"),
+            "message": {"role": "user", "content": content},
+        });
+        text.push_str(&entry.to_string());
+        text.push('\n');
+    }
+    let file =
+        SessionFile { id: id.to_string(), path: PathBuf::from(format!("{id}.jsonl")), modified_at: start };
+    parse_session(file, &text, SessionFormat::Claude)
+}
+
+fn dream(memory: &Path, sessions: &[ParsedSession], now: &str) -> EngineSummary {
+    let config = Config::default();
+    let cancel = CancelToken::new();
+    let project = memory.join("..").join("acme");
+    let ctx = DreamContext {
+        staging: memory,
+        memory_dir: memory,
+        sessions_dir: memory,
+        project_dir: &project,
+        sessions,
+        log_entries: &[],
+        last_consolidated_at: None,
+        now: now.parse().unwrap(),
+        config: &config,
+        progress: &NullProgress,
+        cancel: &cancel,
+    };
+    OfflineEngine::with_time_zone(TimeZone::UTC).dream(&ctx).unwrap()
+}
+
+/// Every fact line of every topic file, with its section: (file, current?, line).
+fn fact_lines(memory: &Path) -> Vec<(String, bool, String)> {
+    let mut out = Vec::new();
+    let mut names: Vec<String> = std::fs::read_dir(memory)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md") && n != "MEMORY.md")
+        .collect();
+    names.sort();
+    for name in names {
+        let text = std::fs::read_to_string(memory.join(&name)).unwrap();
+        let mut current = true;
+        for line in text.lines() {
+            if line.starts_with("## ") {
+                current = !line.contains("Superseded");
+            } else if line.starts_with("- ") {
+                out.push((name.clone(), current, line.to_string()));
+            }
+        }
+    }
+    out
+}
+
+fn current_holding(memory: &Path, words: &[&str]) -> Vec<String> {
+    fact_lines(memory)
+        .into_iter()
+        .filter(|(_, current, line)| *current && words.iter().all(|w| line.contains(w)))
+        .map(|(_, _, l)| l)
+        .collect()
+}
+
+fn superseded_holding(memory: &Path, word: &str) -> Vec<String> {
+    fact_lines(memory)
+        .into_iter()
+        .filter(|(_, current, line)| !*current && line.contains(word))
+        .map(|(_, _, l)| l)
+        .collect()
+}
+
+#[test]
+fn a_real_session_keeps_the_requirements_and_drops_orders_questions_and_client_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(memory, &[fixture("cipher-box__d3_e476e685d1_0_full.jsonl")], "2026-02-12T00:00:00Z");
+    let lines = fact_lines(memory);
+    let all: String = lines.iter().map(|(_, _, l)| format!("{l}\n")).collect();
+    // The product requirement, typed as slash-command arguments, is the user's own words.
+    assert!(
+        all.contains("Status indicator should be in the footer, and when the api is down, the button should be disabled (2026-02-11)."),
+        "{all}"
+    );
+    // The routine the maintainer set, without the clause about the moment.
+    assert!(all.contains("We need to get back to main, and pull in latest (2026-02-11)."), "{all}");
+    // Orders, questions, client markers and the command's injected prompt are not memory.
+    for never in [
+        "commit, push and pr",
+        "do i add it",
+        "kick the tires",
+        "Request interrupted",
+        "/clear",
+        "gsd",
+        "back to main we go",
+    ] {
+        assert!(!all.to_lowercase().contains(&never.to_lowercase()), "{never:?} was kept:\n{all}");
+    }
+    // Every line stands alone: no sentence with a hole, none opening with a pronoun.
+    for (_, _, line) in &lines {
+        let text = line.trim_start_matches("- ");
+        assert!(!text.starts_with(['I', 'i']) || text.starts_with("If"), "{line}");
+        assert!(!text.starts_with("It ") && !text.starts_with("That "), "{line}");
+        assert!(line.ends_with(").") && line.contains(" (2026-"), "{line}");
+    }
+    let index = std::fs::read_to_string(memory.join("MEMORY.md")).unwrap();
+    for line in index.lines() {
+        let hook = line.split(" — ").nth(1).unwrap();
+        assert!(hook.chars().count() <= 150 && hook.contains(' '), "a hook is a phrase: {line}");
+    }
+}
+
+#[test]
+fn stated_rules_in_a_list_are_one_fact_and_delegation_orders_are_not_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(memory, &[fixture("oh-my-posh__27_d853466055_0_full.jsonl")], "2026-07-12T00:00:00Z");
+    let all: String = fact_lines(memory).iter().map(|(_, _, l)| format!("{l}\n")).collect();
+    assert!(
+        all.contains("The rules are: pragmatic solution; no breaking changes; something that is easily maintainable architecturally (2026-07-11)."),
+        "{all}"
+    );
+    for never in ["Do it", "sonnet 5", "comment is accurate", "Investigate how", "github.com"] {
+        assert!(!all.contains(never), "{never:?} was kept:\n{all}");
+    }
+}
+
+#[test]
+fn an_update_chain_moves_each_old_value_under_superseded_across_dreams_and_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session(
+            "s1",
+            "2026-03-02T09:00:00Z",
+            &["Use yarn, not npm, the repo is on yarn.lock. CI is Jenkins, job billing-pr."],
+        )],
+        "2026-03-02T10:00:00Z",
+    );
+    assert_eq!(current_holding(memory, &["yarn"]).len(), 1);
+    dream(
+        memory,
+        &[session(
+            "s2",
+            "2026-03-09T09:00:00Z",
+            &[
+                "FYI we switched the repo from yarn to pnpm on Friday. We dropped Jenkins; CI is GitHub Actions now.",
+            ],
+        )],
+        "2026-03-09T10:00:00Z",
+    );
+    dream(
+        memory,
+        &[session(
+            "s3",
+            "2026-04-01T09:00:00Z",
+            &["We moved from pnpm to bun for everything, it installs faster."],
+        )],
+        "2026-04-01T10:00:00Z",
+    );
+    // A → B → C: both older values are superseded, each with the day it was replaced.
+    let yarn = superseded_holding(memory, "Use yarn, not npm");
+    assert_eq!(yarn.len(), 1, "{:#?}", fact_lines(memory));
+    assert!(yarn[0].ends_with("(2026-03-02; replaced 2026-03-09)."), "{}", yarn[0]);
+    let pnpm = superseded_holding(memory, "from yarn to pnpm");
+    assert_eq!(pnpm.len(), 1, "{:#?}", fact_lines(memory));
+    assert!(pnpm[0].contains("replaced 2026-04-01"), "{}", pnpm[0]);
+    assert!(
+        current_holding(memory, &["pnpm"]).iter().all(|l| l.contains("bun")),
+        "{:#?}",
+        fact_lines(memory)
+    );
+    // In another file, the CI change did the same.
+    let jenkins = superseded_holding(memory, "CI is Jenkins");
+    assert_eq!(jenkins.len(), 1, "{:#?}", fact_lines(memory));
+    assert!(current_holding(memory, &["GitHub Actions"]).len() == 1);
+    let index = std::fs::read_to_string(memory.join("MEMORY.md")).unwrap();
+    assert!(index.contains("bun"), "{index}");
+    assert!(!index.contains("Use yarn"), "{index}");
+}
+
+#[test]
+fn a_chinese_update_supersedes_the_person_it_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session(
+            "z1",
+            "2026-01-15T07:00:00Z",
+            &["另外李娜是支付网关的 owner，签名校验那块的改动要她点头才能合。"],
+        )],
+        "2026-01-15T08:00:00Z",
+    );
+    dream(
+        memory,
+        &[session(
+            "z2",
+            "2026-02-02T02:40:00Z",
+            &["说两件事。一是李娜调去风控团队了，支付网关现在归赵强，签名相关的改动以后找赵强。"],
+        )],
+        "2026-02-02T03:00:00Z",
+    );
+    assert_eq!(superseded_holding(memory, "李娜是支付网关的 owner").len(), 1, "{:#?}", fact_lines(memory));
+    assert_eq!(current_holding(memory, &["赵强"]).len(), 1, "{:#?}", fact_lines(memory));
+    let people = std::fs::read_to_string(memory.join("people.md")).unwrap();
+    assert!(people.contains("metadata:\n  type: project\n"), "{people}");
+}
+
+#[test]
+fn a_small_session_keeps_every_durable_statement_and_no_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    let summary = dream(
+        memory,
+        &[session(
+            "c1",
+            "2026-05-04T09:00:00Z",
+            &[
+                "Dana is our tech lead and she reviews every pull request.",
+                "The main branch is called trunk, not main.",
+                "Use tabs in this repo.",
+                "The API listens on port 8080.",
+                "STRIPE_KEY=sk-live-4f9a is in .env, don't touch it.",
+                "Can you fix the flaky test?",
+            ],
+        )],
+        "2026-05-04T10:00:00Z",
+    );
+    for words in [&["Dana", "tech lead"][..], &["trunk"], &["tabs"], &["8080"]] {
+        assert_eq!(current_holding(memory, words).len(), 1, "{words:?}: {:#?}", fact_lines(memory));
+    }
+    let all: String = fact_lines(memory).iter().map(|(_, _, l)| format!("{l}\n")).collect();
+    assert!(!all.contains("sk-live") && !all.contains("STRIPE_KEY") && !all.contains("flaky"), "{all}");
+    assert_eq!(summary.redactions, 1);
+}
+
+#[test]
+fn every_fact_knows_its_session_time_and_line_through_merges() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session("p1", "2026-05-04T09:00:00Z", &["Always run cargo fmt before you commit."])],
+        "2026-05-04T10:00:00Z",
+    );
+    dream(
+        memory,
+        &[session("p2", "2026-05-06T09:00:00Z", &["Hi.", "Always run cargo fmt before you commit!"])],
+        "2026-05-06T10:00:00Z",
+    );
+    let found = provenance::find(memory, "cargo fmt");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let f = &found[0];
+    assert_eq!(f.file, "git-workflow.md");
+    assert!(!f.superseded);
+    let from: Vec<(&str, usize)> = f.sources.iter().map(|s| (s.from.as_str(), s.line)).collect();
+    assert_eq!(from, [("p1", 1), ("p2", 2)]);
+    assert_eq!(f.sources[0].at, "2026-05-04T09:00:00Z");
+}
