@@ -52,6 +52,10 @@ pub struct DreamOptions<'a> {
     pub cancel: CancelToken,
     /// Called at every task update (terminal progress).
     pub on_event: Option<std::sync::Arc<super::task::TaskListener>>,
+    /// A consolidation moves "last consolidated at" and consumes the new daily-log
+    /// entries. An edit by hand under the same transaction (`autodream forget`) does
+    /// neither, and is not announced to the agent.
+    pub consolidates: bool,
 }
 
 impl<'a> DreamOptions<'a> {
@@ -67,6 +71,7 @@ impl<'a> DreamOptions<'a> {
             pid: std::process::id(),
             cancel: CancelToken::new(),
             on_event: None,
+            consolidates: true,
         }
     }
 }
@@ -260,7 +265,7 @@ fn run_locked(
     let now = clock.now();
     match outcome {
         Ok(outcome) => {
-            if opts.dry_run {
+            if opts.dry_run || !opts.consolidates {
                 let _ = lock.rollback(token);
             } else {
                 lock.release_success(token).map_err(|e| DreamError::Failed(e.to_string()))?;
@@ -273,9 +278,9 @@ fn run_locked(
                 t.summary = Some(outcome.message.clone() + summary_suffix(&outcome.summary).as_str());
                 t.tokens = outcome.summary.tokens;
                 t.cost_usd = outcome.summary.cost_usd;
-                t.announced = opts.dry_run || !outcome.message.starts_with("Improved");
+                t.announced = opts.dry_run || !opts.consolidates || !outcome.message.starts_with("Improved");
             });
-            if !opts.dry_run && outcome.message.starts_with("Improved") {
+            if !opts.dry_run && opts.consolidates && outcome.message.starts_with("Improved") {
                 let _ = announce::post(&loc.memory_dir, &outcome.message);
             }
             Ok(DreamOutcome { task: progress.snapshot(), ..outcome })
@@ -456,6 +461,7 @@ fn dream_body(
     let applied = transaction::apply(loc, &staging, planned, manifest)
         .map_err(|e| DreamError::Failed(e.to_string()))?;
     if let Some(c) = new_cursor
+        && opts.consolidates
         && let Ok(mem) = MemoryRoot::open(&loc.memory_dir)
     {
         let rel = Path::new(STATE_DIR).join(LOG_CURSOR_FILE);
