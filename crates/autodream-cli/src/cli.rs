@@ -46,6 +46,10 @@ pub enum Command {
     Diff(commands::diff::DiffArgs),
     /// Restore what a dream replaced, byte for byte
     Undo(commands::undo::UndoArgs),
+    /// Where the facts that mention TEXT came from (session, time, transcript line)
+    Why(commands::why::WhyArgs),
+    /// Retire the facts that mention TEXT (archived with the day; undoable)
+    Forget(commands::forget::ForgetArgs),
     /// Measure the memory a dream writes on a benchmark (LoCoMo)
     Eval(commands::eval::EvalArgs),
     /// The background worker started by `hook` (internal)

@@ -58,6 +58,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::History(args) => history::run(global, args),
         Command::Diff(args) => diff::run(global, args),
         Command::Undo(args) => undo::run(global, args),
+        Command::Why(args) => why::run(global, args),
+        Command::Forget(args) => forget::run(global, args),
         Command::Eval(args) => eval::run(global, args),
         Command::Worker(args) => worker::run(global, args),
         Command::SandboxExec(args) => Ok(sandbox_exec::run(args)),

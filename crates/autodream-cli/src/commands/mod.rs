@@ -3,6 +3,7 @@
 pub mod check;
 pub mod diff;
 pub mod eval;
+pub mod forget;
 pub mod history;
 pub mod hook;
 pub mod init;
@@ -14,6 +15,7 @@ pub mod sessions;
 pub mod status;
 pub mod undo;
 pub mod watch;
+pub mod why;
 pub mod worker;
 
 /// Prints a value as pretty JSON on stdout.

@@ -9,6 +9,7 @@
 //! in the `processes` test binary, which shares `support.rs`.
 
 mod cli_basics;
+mod coding_memory;
 mod dream_lifecycle;
 mod hook;
 // Shared with the `processes` binary: each binary uses only some of the helpers.

@@ -18,6 +18,7 @@
 //!    and only `memory_budget_max_bytes` bounds the whole.
 
 pub mod durable;
+pub mod forget;
 pub mod memo;
 pub mod provenance;
 pub mod said;
@@ -83,7 +84,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let mut file_notes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut foreign: Vec<ForeignFile> = Vec::new();
     let mut own_slugs: BTreeMap<String, Subject> = BTreeMap::new();
-    for (rel, text) in memory_files(ctx.staging) {
+    for (rel, text) in provenance::memory_files(ctx.staging) {
         let slug = rel.trim_end_matches(".md").to_string();
         match record.files.get(&rel).and_then(|subject| subject_by_slug(subject)) {
             Some(subject) => {
@@ -339,26 +340,6 @@ fn slot(own: &mut BTreeMap<String, Subject>, taken: &BTreeSet<String>, subject: 
     }
     own.insert(slug.clone(), subject);
     slug
-}
-
-/// The memory files of the folder's top level (`*.md` but the index), sorted.
-fn memory_files(dir: &Path) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return out };
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if !name.ends_with(".md") || name == INDEX_FILE || name.starts_with('.') {
-            continue;
-        }
-        // Never through a link: a link out of the memory folder is not memory.
-        if e.file_type().is_ok_and(|t| t.is_file())
-            && let Ok(text) = std::fs::read_to_string(e.path())
-        {
-            out.push((name, text));
-        }
-    }
-    out.sort();
-    out
 }
 
 fn describe(subject: &Subject, project: &Path) -> String {

@@ -83,13 +83,13 @@ pub struct Found {
     pub sources: Vec<Source>,
 }
 
-/// The facts of our topic files whose line holds every word of `query` (case-insensitive).
+/// The facts of the memory files whose line holds every word of `query`
+/// (case-insensitive), with their sources where the engine recorded them.
 pub fn find(memory: &Path, query: &str) -> Vec<Found> {
     let (record, _) = Provenance::load(memory);
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let mut out = Vec::new();
-    for rel in record.files.keys() {
-        let Ok(text) = std::fs::read_to_string(memory.join(rel)) else { continue };
+    for (rel, text) in memory_files(memory) {
         let mut superseded = false;
         for (i, line) in text.lines().enumerate() {
             if line.starts_with('#') {
@@ -113,5 +113,25 @@ pub fn find(memory: &Path, query: &str) -> Vec<Found> {
             });
         }
     }
+    out
+}
+
+/// The memory files of the folder's top level (`*.md` but the index), sorted, never read
+/// through a link.
+pub fn memory_files(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".md") || name == autodream_core::memdir::INDEX_FILE || name.starts_with('.') {
+            continue;
+        }
+        if e.file_type().is_ok_and(|t| t.is_file())
+            && let Ok(text) = std::fs::read_to_string(e.path())
+        {
+            out.push((name, text));
+        }
+    }
+    out.sort();
     out
 }
