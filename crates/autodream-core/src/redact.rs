@@ -218,6 +218,8 @@ fn token_patterns() -> Vec<(SecretKind, Judge, String)> {
         // (checked by the judge) so that `sk-` + a long word is not taken for a key.
         (SecretKind::ApiKey, token_with_digit_judge, format!(r"{B}sk-[A-Za-z0-9]{{20,}}")),
         api_key(r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+        // A known secret prefix is a secret however short the rest ("sk-live-4f9a").
+        api_key(r"(?:sk|rk)[_\-](?:live|test)[_\-][A-Za-z0-9]{4,}"),
         api_key(r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"),
         api_key(r"xox[abposr]-[A-Za-z0-9\-]{10,}|xapp-[A-Za-z0-9\-]{10,}"),
         api_key(r"AIza[0-9A-Za-z_\-]{35,}"),
@@ -242,8 +244,10 @@ fn token_with_digit_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
 }
 
 /// Key names that hold a secret, as a regex fragment.
+/// An environment-style name ending in `_KEY` (`STRIPE_KEY`, `MAXMIND_LICENSE_KEY`) names a
+/// secret too; lower-case `_key` (`sort_key`, `primary_key`) does not.
 const SECRET_KEY_WORDS: &str =
-    r"(?i:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key)";
+    r"(?:(?i:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key)|[A-Z0-9]_KEY)";
 
 fn rules() -> Vec<(String, Rule)> {
     let rule = |kind, judge: Judge, pattern: String| (pattern, Rule { kind, judge });

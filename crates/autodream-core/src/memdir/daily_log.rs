@@ -59,8 +59,10 @@ pub fn fold_line(text: &str) -> String {
 }
 
 /// Appends `- [HH:MM] text` to the log of `now`'s local date; returns the file written.
+/// A secret in the text (a key, a token, a password) is redacted first: the logs are memory
+/// too, and read by every later dream.
 pub fn append(memory_dir: &Path, now: &Zoned, text: &str) -> Result<PathBuf, MemdirError> {
-    let text = fold_line(text);
+    let text = fold_line(&crate::redact::redact(text).text);
     if text.is_empty() {
         return Err(MemdirError::Invalid("nothing to log: the entry is empty".into()));
     }
@@ -219,5 +221,18 @@ mod tests {
         assert_eq!(new[0].line, 2);
         let (none, _) = read_since(tmp.path(), cur2.as_ref()).unwrap();
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_secret_never_reaches_the_log() {
+        let tmp = tempfile::tempdir().unwrap();
+        let now: Zoned = "2026-05-08T09:30:00+00:00[UTC]".parse().unwrap();
+        let path = append(tmp.path(), &now, "deploy token: ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 is in the vault").unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(!text.contains("ghp_AbCd"), "{text}");
+        assert!(text.starts_with("- [09:30] deploy token: [REDACTED:"), "{text}");
+        let path = append(tmp.path(), &now, "STRIPE_KEY=sk-live-4f9a is in .env").unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(!text.contains("4f9a"), "{text}");
     }
 }

@@ -97,6 +97,18 @@ fn aws_keys() {
 }
 
 #[test]
+fn env_style_key_names_and_short_known_prefixes() {
+    assert_redacts("STRIPE_KEY=sk-live-4f9a", "STRIPE_KEY=[REDACTED:api_key]", &[SecretKind::ApiKey]);
+    assert_redacts(
+        "export GEOIP_LICENSE_KEY=Rk7vQ2xT9LmN4pzW",
+        "export GEOIP_LICENSE_KEY=[REDACTED:secret]",
+        &[SecretKind::Secret],
+    );
+    assert_untouched("sort_key = created_at");
+    assert_untouched("primary_key: id");
+}
+
+#[test]
 fn api_keys_with_well_known_prefixes() {
     let keys = [
         format!("sk-ant-api03-{}", body(60)),
