@@ -156,6 +156,11 @@ pub const MONTH_NAMES: [&str; 12] = [
     "December",
 ];
 
+/// `8 May 2023`: the day a memory line opens with, written the way people write it.
+pub fn long_date(d: Date) -> String {
+    format!("{} {} {}", d.day(), MONTH_NAMES[(d.month() - 1) as usize], d.year())
+}
+
 impl DatePoint {
     /// The text written into memory: `2023-05-07`, `week of 2023-05-01`,
     /// `weekend of 2023-05-06`, `May 2023` or `2023` (forms that date parsers read back).

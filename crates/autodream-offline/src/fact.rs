@@ -97,10 +97,10 @@ impl Fact {
             // Hand-edited lines are written back exactly as they were: `- text\n`.
             return 2 + self.text.len() + 1;
         }
-        let day = crate::render::long_date(self.date).len();
+        let day = crate::dates::long_date(self.date).len();
         match self.superseded_on {
             // `- 8 May 2023 (superseded 1 June 2023): text\n`
-            Some(on) => 2 + day + 13 + crate::render::long_date(on).len() + 3 + self.text.len() + 2,
+            Some(on) => 2 + day + 13 + crate::dates::long_date(on).len() + 3 + self.text.len() + 2,
             None => 2 + day + 2 + self.text.len() + 2,
         }
     }

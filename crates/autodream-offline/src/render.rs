@@ -13,6 +13,7 @@ use jiff::civil::Date;
 use autodream_core::memdir::index::IndexLine;
 use autodream_core::memdir::topic::{FrontMatter, MemoryType};
 
+use crate::dates::long_date;
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::orient::{ForeignFile, SUPERSEDED_HEADING};
 use crate::text::{Commonness, commonness_of_key, is_capitalised, word_key, words};
@@ -24,11 +25,6 @@ pub const HOOK_MAX_CHARS: usize = 90;
 pub const DESCRIPTION_MAX_CHARS: usize = 130;
 /// Index lines stay under this many characters.
 pub const INDEX_LINE_MAX_CHARS: usize = 200;
-
-/// `8 May 2023`.
-pub fn long_date(d: Date) -> String {
-    format!("{} {} {}", d.day(), crate::dates::MONTH_NAMES[(d.month() - 1) as usize], d.year())
-}
 
 /// Facts in writing order: current ones by date, then by the order their line first
 /// appeared; facts of one line together in their order.
