@@ -11,7 +11,7 @@
 //! decision, a fact about the user or the project, an explicit "remember …"): task
 //! requests and ephemeral state are not memory.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -22,7 +22,9 @@ use crate::dates;
 use crate::fact::{Fact, Origin, TopicInfo};
 use crate::gather::{Statement, Voice};
 use crate::salience::Scorer;
-use crate::text::{ADVERBS, drop_intensifiers, split_clauses_about, split_sentences, stable_hash, words};
+use crate::text::{
+    ADVERBS, drop_intensifiers, load_list, split_clauses_about, split_sentences, stable_hash, words,
+};
 
 /// Facts worth less than this (content × how it is said) are small talk and are not kept
 /// anywhere.
@@ -82,11 +84,9 @@ static EXPLANATION_RE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// Verbs whose past tense is written like their present ("I read", "I put").
-const SAME_IN_PAST: &[&str] = &[
-    "read", "put", "cut", "hit", "set", "let", "quit", "spread", "cast", "cost", "hurt", "shut", "bet",
-    "split",
-];
+/// Verbs whose past tense is written like their present ("I read", "I put"): `words/same_in_past.txt`.
+static SAME_IN_PAST: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| load_list(include_str!("words/same_in_past.txt")));
 /// A sentence about the past: "yesterday", "last week", "two days ago", "in 2019".
 static PAST_MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|earlier|once|when I was|back then|(?:in|back in) (?:19|20)\d\d)\b")
@@ -214,7 +214,7 @@ fn agree_third_person(verb: &str) -> Option<String> {
     }
     // Only verbs known to be in their base form are inflected: a guess on an unknown word
     // ("retook", "typically") would invent a word, a plain "Jo love" only reads oddly.
-    if !BASE_VERBS.contains(&lower.as_str()) {
+    if !BASE_VERBS.contains(lower.as_str()) {
         return None;
     }
     let b = lower.as_bytes();
@@ -230,207 +230,9 @@ fn agree_third_person(verb: &str) -> Option<String> {
     Some(out)
 }
 
-/// Common verbs in their base form (the ones a speaker puts after "I").
-const BASE_VERBS: &[&str] = &[
-    "accept",
-    "add",
-    "admire",
-    "adore",
-    "agree",
-    "aim",
-    "allow",
-    "appreciate",
-    "ask",
-    "attend",
-    "avoid",
-    "bake",
-    "believe",
-    "belong",
-    "blog",
-    "bring",
-    "build",
-    "buy",
-    "call",
-    "care",
-    "carry",
-    "catch",
-    "celebrate",
-    "change",
-    "chat",
-    "check",
-    "cherish",
-    "choose",
-    "clean",
-    "climb",
-    "coach",
-    "collect",
-    "come",
-    "consider",
-    "cook",
-    "create",
-    "cry",
-    "dance",
-    "decide",
-    "deserve",
-    "design",
-    "doubt",
-    "draw",
-    "dream",
-    "drink",
-    "drive",
-    "eat",
-    "encourage",
-    "enjoy",
-    "exercise",
-    "expect",
-    "explore",
-    "fear",
-    "feel",
-    "fight",
-    "figure",
-    "find",
-    "finish",
-    "fix",
-    "focus",
-    "follow",
-    "forget",
-    "garden",
-    "get",
-    "give",
-    "guess",
-    "handle",
-    "hate",
-    "hear",
-    "help",
-    "hike",
-    "hold",
-    "hope",
-    "host",
-    "imagine",
-    "include",
-    "joke",
-    "join",
-    "jog",
-    "keep",
-    "know",
-    "laugh",
-    "lead",
-    "learn",
-    "leave",
-    "let",
-    "like",
-    "listen",
-    "live",
-    "look",
-    "lose",
-    "love",
-    "make",
-    "manage",
-    "mean",
-    "meditate",
-    "meet",
-    "mentor",
-    "miss",
-    "move",
-    "need",
-    "notice",
-    "offer",
-    "organize",
-    "own",
-    "paint",
-    "pick",
-    "plan",
-    "plant",
-    "play",
-    "practice",
-    "pray",
-    "prefer",
-    "prepare",
-    "promise",
-    "pursue",
-    "put",
-    "read",
-    "realize",
-    "recall",
-    "recommend",
-    "relax",
-    "remember",
-    "rent",
-    "rest",
-    "ride",
-    "run",
-    "save",
-    "say",
-    "see",
-    "seem",
-    "sell",
-    "send",
-    "serve",
-    "share",
-    "show",
-    "sing",
-    "sit",
-    "skate",
-    "sleep",
-    "speak",
-    "spend",
-    "stand",
-    "start",
-    "stay",
-    "stick",
-    "stop",
-    "struggle",
-    "study",
-    "support",
-    "surf",
-    "swim",
-    "take",
-    "talk",
-    "teach",
-    "tell",
-    "tend",
-    "thank",
-    "think",
-    "train",
-    "travel",
-    "treasure",
-    "try",
-    "understand",
-    "use",
-    "value",
-    "visit",
-    "volunteer",
-    "wait",
-    "walk",
-    "want",
-    "watch",
-    "wear",
-    "win",
-    "wish",
-    "wonder",
-    "work",
-    "worry",
-    "write",
-    "maintain",
-    "deploy",
-    "review",
-    "test",
-    "commit",
-    "merge",
-    "push",
-    "ship",
-    "code",
-    "debug",
-    "document",
-    "refactor",
-    "release",
-    "monitor",
-    "develop",
-    "program",
-    "draft",
-    "edit",
-    "publish",
-];
+/// Common verbs in their base form (the ones a speaker puts after "I"): `words/base_verbs.txt`.
+static BASE_VERBS: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| load_list(include_str!("words/base_verbs.txt")));
 
 /// The verb after a subject that became singular "they".
 fn agree_they(verb: &str) -> Option<&'static str> {
@@ -492,7 +294,7 @@ pub fn attribute(sentence: &str, name: &str) -> String {
                 // "I read it last year": a verb whose past is its present stays past when
                 // the sentence says it is past.
                 let past_as_written = j < ws.len()
-                    && SAME_IN_PAST.contains(&ws[j].text.to_lowercase().as_str())
+                    && SAME_IN_PAST.contains(ws[j].text.to_lowercase().as_str())
                     && PAST_MARKER_RE.is_match(sentence);
                 let verb_fix = if adjacent && !past_as_written {
                     if first {

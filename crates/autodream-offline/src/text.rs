@@ -133,7 +133,8 @@ pub enum Commonness {
 /// Surprise (−ln p) given to a word missing from the frequency table.
 pub const UNKNOWN_SURPRISE: f32 = 14.0;
 
-fn load_list(text: &'static str) -> HashSet<&'static str> {
+/// The words of a list file: whitespace-separated, `#` lines are comments.
+pub(crate) fn load_list(text: &'static str) -> HashSet<&'static str> {
     text.lines().filter(|l| !l.trim_start().starts_with('#')).flat_map(str::split_whitespace).collect()
 }
 
