@@ -146,7 +146,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             text = format!("{} {}", terminate(&capitalise(lead)), text);
         }
         previous = Some((said.source.clone(), said.index, said.text.clone(), false));
-        let text = crate::dates::resolve(&text, said.date);
+        let text = without_repeated_dates(&crate::dates::resolve(&text, said.date));
         let source = match &said.source {
             SaidIn::Session { id, line } => Source { from: id.clone(), at: said.at.to_string(), line: *line },
             SaidIn::Log { file, line } => Source { from: file.clone(), at: said.at.to_string(), line: *line },
@@ -166,7 +166,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let pronoun_subject = PRONOUN_SUBJECT.is_match(&text)
             && !said.note
             && !matches!(kept.kind, durable::Kind::Preference | durable::Kind::Correction);
-        let continuation = (pronoun_subject || CONTINUES.is_match(&text))
+        // A pronoun whose thing the sentence itself names ("… on yarn.lock and npm makes a
+        // mess of it") needs nothing before it.
+        let hole = CONTINUES.find(&text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]));
+        let continuation = (pronoun_subject || hole)
             && previous_kept.as_ref().is_some_and(|p| p.0 == said.source && p.1 + 1 == said.index);
         if continuation {
             let p = previous_kept.clone().expect("checked");
@@ -181,8 +184,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             }
         }
         // A pronoun with nothing to stand for is a hole: "The CLI should handle that …".
-        let hole = CONTINUES.find(&text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]));
-        if pronoun_subject || (hole && !said.note && !continuation) {
+        if pronoun_subject || (hole && !said.note) {
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             continue;
         }
@@ -340,6 +342,22 @@ fn slot(own: &mut BTreeMap<String, Subject>, taken: &BTreeSet<String>, subject: 
     }
     own.insert(slug.clone(), subject);
     slug
+}
+
+/// "on 2026-03-18 (on 2026-03-18)": an author's own hint resolved to the date just written
+/// says it twice; once is enough.
+fn without_repeated_dates(text: &str) -> String {
+    static REPEAT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(\d{4}-\d{2}-\d{2})\s*\((?:on )?(\d{4}-\d{2}-\d{2})\)").expect("valid regex")
+    });
+    REPEAT
+        .replace_all(
+            text,
+            |c: &regex::Captures<'_>| {
+                if c[1] == c[2] { c[1].to_string() } else { c[0].to_string() }
+            },
+        )
+        .into_owned()
 }
 
 fn describe(subject: &Subject, project: &Path) -> String {
