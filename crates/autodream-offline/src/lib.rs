@@ -28,7 +28,6 @@ pub mod budget;
 pub mod coding;
 pub mod dates;
 pub mod dedup;
-pub mod eval;
 pub mod extract;
 pub mod fact;
 pub mod gather;

@@ -15,7 +15,7 @@ use autodream_core::config::{Config, LoadOptions};
 use autodream_core::dream::{self, DreamOptions};
 use autodream_core::paths::Locations;
 use autodream_core::sessions::SessionFormat;
-use autodream_offline::eval::{LocomoOptions, run_locomo};
+use autodream_eval::{LocomoOptions, run_locomo};
 
 use crate::commands::print_json;
 use crate::global::GlobalArgs;
@@ -88,7 +88,7 @@ pub fn run(global: &GlobalArgs, args: EvalArgs) -> anyhow::Result<u8> {
         samples: args.samples.clone(),
         references: args.references.clone(),
     };
-    let mut dreamer = |req: &autodream_offline::eval::DreamRequest| -> Result<(), String> {
+    let mut dreamer = |req: &autodream_eval::DreamRequest| -> Result<(), String> {
         let loc = Locations {
             memory_dir: req.memory_dir.clone(),
             sessions_dir: req.sessions_dir.clone(),

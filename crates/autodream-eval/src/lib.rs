@@ -1,4 +1,5 @@
-//! Evaluation on the LoCoMo benchmark: `autodream eval locomo DATA.json`.
+//! autodream-eval: measuring the memory a dream writes, on the LoCoMo benchmark
+//! (`autodream eval locomo DATA.json`), whatever engine dreams.
 //!
 //! Each conversation becomes session files ([`locomo`]); dreams run over them with an
 //! injected clock — once after the last session, or every K sessions as in real use (each
@@ -6,13 +7,15 @@
 //! session's start) — and the memory directories are scored with the reference metrics
 //! ([`score`]). Who runs a dream is the caller's choice: the CLI passes a closure that goes
 //! through the full dream lifecycle (lock, staging, validation); [`offline_dreamer`] calls
-//! [`crate::OfflineEngine`] directly on the memory directory.
+//! any [`Engine`] (the offline one in the tests) directly on the memory directory.
+//!
+//! The data (CC BY-NC) is never part of the repository: callers pass its path.
 
 pub mod locomo;
 pub mod score;
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
@@ -334,15 +337,6 @@ impl EvalReport {
             t.transcript_bytes, t.dream_seconds, t.mb_per_second
         );
         out
-    }
-}
-
-/// The data path for tests and scripts: `$AUTODREAM_LOCOMO`, else
-/// `../shared/data/locomo/locomo_dev.json` relative to the workspace root.
-pub fn default_data_path(workspace_root: &Path) -> PathBuf {
-    match std::env::var_os("AUTODREAM_LOCOMO") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => workspace_root.join("../shared/data/locomo/locomo_dev.json"),
     }
 }
 

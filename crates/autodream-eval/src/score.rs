@@ -107,7 +107,7 @@ fn month_number(name: &str) -> Option<i32> {
     if name == "sept" {
         return Some(9);
     }
-    crate::dates::MONTH_NAMES
+    autodream_offline::dates::MONTH_NAMES
         .iter()
         .map(|m| m.to_ascii_lowercase())
         .position(|m| m == name || (name.len() == 3 && m.starts_with(name)))

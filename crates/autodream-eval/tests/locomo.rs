@@ -5,20 +5,29 @@
 //! The data (CC BY-NC) is never part of the repository: these tests read it at run time from
 //! `$AUTODREAM_LOCOMO` or `../shared/data/locomo/locomo_dev.json` (relative to the workspace
 //! root) and skip, saying so, when it or `python3` is missing. The quick test uses one
-//! conversation; the full runs are `#[ignore]`d (`cargo test -p autodream-offline --release
+//! conversation; the full runs are `#[ignore]`d (`cargo test -p autodream-eval --release
 //! --test locomo -- --ignored`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use autodream_core::config::Config;
+use autodream_eval::{EvalReport, LocomoOptions, offline_dreamer, run_locomo};
 use autodream_offline::OfflineEngine;
-use autodream_offline::eval::{EvalReport, LocomoOptions, default_data_path, offline_dreamer, run_locomo};
 use jiff::tz::TimeZone;
 use serde_json::Value;
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The data path: `$AUTODREAM_LOCOMO`, else `../shared/data/locomo/locomo_dev.json`
+/// relative to the workspace root.
+fn default_data_path(workspace_root: &Path) -> PathBuf {
+    match std::env::var_os("AUTODREAM_LOCOMO") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => workspace_root.join("../shared/data/locomo/locomo_dev.json"),
+    }
 }
 
 /// The data file and the tools folder, or `None` (with a note) when either is missing.

@@ -171,7 +171,7 @@ static DATE_TIME_RE: LazyLock<Regex> = LazyLock::new(|| {
 pub fn parse_date_time(text: &str) -> Result<Timestamp, String> {
     let c = DATE_TIME_RE.captures(text).ok_or_else(|| format!("unrecognised session date_time {text:?}"))?;
     let month = c[5].to_lowercase();
-    let names = crate::dates::MONTH_NAMES.map(str::to_ascii_lowercase);
+    let names = autodream_offline::dates::MONTH_NAMES.map(str::to_ascii_lowercase);
     let mon = names
         .iter()
         .position(|m| *m == month)

@@ -1,7 +1,7 @@
 //! Runs the offline engine over a LoCoMo file and prints the scores.
 //!
 //! ```sh
-//! cargo run --release -p autodream-offline --example eval_locomo -- \
+//! cargo run --release -p autodream-eval --example eval_locomo -- \
 //!     ../shared/data/locomo/locomo_dev.json --out target/locomo-eval [--every 5] [--json] [--sample conv-26]
 //! ```
 //! The memory trees are left in `<out>/<sample_id>/memory/` for the reference scorer.
@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use autodream_core::config::Config;
+use autodream_eval::{LocomoOptions, offline_dreamer, run_locomo};
 use autodream_offline::OfflineEngine;
-use autodream_offline::eval::{LocomoOptions, offline_dreamer, run_locomo};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

@@ -2,13 +2,13 @@
 //! per line with the features salience uses, for studying the ranking offline.
 //!
 //! ```sh
-//! cargo run --release -p autodream-offline --example dump_candidates -- DATA.json OUT_DIR > facts.jsonl
+//! cargo run --release -p autodream-eval --example dump_candidates -- DATA.json OUT_DIR > facts.jsonl
 //! ```
 
 use std::path::PathBuf;
 
 use autodream_core::sessions::{SessionFormat, parse_session_file, session_file_for};
-use autodream_offline::eval::locomo;
+use autodream_eval::locomo;
 use autodream_offline::extract::{Topics, extract};
 use autodream_offline::gather::{Voice, gather};
 use autodream_offline::salience::Scorer;
