@@ -246,8 +246,7 @@ fn token_with_digit_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
 /// Key names that hold a secret, as a regex fragment.
 /// An environment-style name ending in `_KEY` (`STRIPE_KEY`, `MAXMIND_LICENSE_KEY`) names a
 /// secret too; lower-case `_key` (`sort_key`, `primary_key`) does not.
-const SECRET_KEY_WORDS: &str =
-    r"(?:(?i:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key)|[A-Z0-9]_KEY)";
+const SECRET_KEY_WORDS: &str = r"(?:(?i:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key)|[A-Z0-9]_KEY)";
 
 fn rules() -> Vec<(String, Rule)> {
     let rule = |kind, judge: Judge, pattern: String| (pattern, Rule { kind, judge });

@@ -227,7 +227,12 @@ mod tests {
     fn a_secret_never_reaches_the_log() {
         let tmp = tempfile::tempdir().unwrap();
         let now: Zoned = "2026-05-08T09:30:00+00:00[UTC]".parse().unwrap();
-        let path = append(tmp.path(), &now, "deploy token: ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 is in the vault").unwrap();
+        let path = append(
+            tmp.path(),
+            &now,
+            "deploy token: ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 is in the vault",
+        )
+        .unwrap();
         let text = std::fs::read_to_string(path).unwrap();
         assert!(!text.contains("ghp_AbCd"), "{text}");
         assert!(text.starts_with("- [09:30] deploy token: [REDACTED:"), "{text}");
