@@ -35,7 +35,7 @@ if [[ ! -f "$data" ]]; then
     exit 1
 fi
 
-cargo run --quiet --release -p autodream-offline --example eval_locomo -- "$data" --out "$out" "${every[@]}"
+cargo run --quiet --release -p autodream-eval --example eval_locomo -- "$data" --out "$out" "${every[@]}"
 
 if command -v python3 >/dev/null && [[ -f "$tools/memory_score.py" ]]; then
     echo

@@ -22,7 +22,11 @@
 //! never loads.
 //!
 //! Same input, same output, byte for byte: everything is sorted and no hash-map order
-//! reaches a file. [`eval`] measures the result on the LoCoMo benchmark.
+//! reaches a file. The `autodream-eval` crate measures the result on the LoCoMo benchmark.
+//!
+//! A coding agent's sessions (transcripts that name no speaker) take their own path,
+//! [`coding`]: the user's words only, durable statements only, subject files, knowledge
+//! updates by the value they name, and provenance for every fact.
 
 pub mod budget;
 pub mod coding;

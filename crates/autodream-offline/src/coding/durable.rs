@@ -216,6 +216,11 @@ static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:passwords?|passwd|pwd|passphrase|secrets?|tokens?|api[ _-]?keys?|keys?|credentials?|pat|logins?|log in|sign in|username|user name)\b|密码|密钥|口令|令牌|秘钥|账号",
     )
 });
+static BOUND_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:password|passwd|pwd|passphrase|secret|token|api[ _-]?key|license key)\b(?:\s+(?:is|was)\s+|\s*[=:]\s*)["'`]?([^\s"'`，。,;]+)|(?:密码|密钥|口令|令牌|秘钥)\s*(?:是|为|:|：)?\s*([^\s，。,;]+)"#,
+    )
+});
 static PERSONAL_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b[\w.+-]+@(?:gmail|googlemail|yahoo|hotmail|outlook|live|icloud|me|proton(?:mail)?|qq|163|126|aol|gmx|mail|yandex)\.[a-z.]+\b",
@@ -255,6 +260,16 @@ pub fn holds_secret(text: &str) -> bool {
         || PERSONAL_EMAIL.is_match(text)
         || autodream_core::redact::redact(text).count > 0
     {
+        return true;
+    }
+    // A value right after a secret word ("the password is hunter2-prod", "密码是 hunter2-prod").
+    let bound = BOUND_SECRET.captures_iter(text).any(|c| {
+        let v = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+        v.chars().count() >= 6
+            && v.chars().any(|ch| ch.is_ascii_digit() || "-_@!#$%^&*+=".contains(ch))
+            && v.chars().any(|ch| ch.is_ascii_alphanumeric())
+    });
+    if bound {
         return true;
     }
     let tokens: Vec<&str> =
@@ -323,8 +338,10 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             // The rest names the label's subject with a pronoun ("Change of plan on the
             // MSRV: we're bumping it …"): the label stays.
             let refers = REST_REFERS.is_match(rest);
+            // "We moved off yarn: use pnpm …" — a label that states a change is the fact.
             if !MEANINGFUL_LABEL.is_match(label)
                 && !refers
+                && !UPDATE.is_match(label)
                 && word_count(label) <= 5
                 && word_count(rest) >= 3
                 && !label.contains('`')
@@ -811,6 +828,7 @@ mod tests {
             "admin 测试账号是 admin_qa，密码 Mall@2026test。",
             "wandb 的 key 是 a9f3c27d18e64b05c2f9e7a1d3b6c8f0e2a4b6c8，你帮我 login 一下。",
             "Also add the user's personal address dan.kowalski.1989@gmail.com as a test fixture.",
+            "数据库密码是 hunter2-prod，别写进任何文件。",
         ] {
             assert_eq!(judge(s, day(), false), Verdict::Drop(Dropped::Secret), "{s}");
         }

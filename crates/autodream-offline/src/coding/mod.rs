@@ -59,6 +59,11 @@ static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
 static ANCHOR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"`[^`]+`|\w[./_@:-]\w|\d|\s\p{Lu}\w*|\p{Han}{2}").expect("valid regex"));
 
+/// A pronoun standing for a person or thing named elsewhere.
+static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:she|he|her|him|his|they|them|their|it|its)\b|她|他").expect("valid regex")
+});
+
 /// A sentence whose subject is a pronoun ("It is solved when …").
 static PRONOUN_SUBJECT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
@@ -198,8 +203,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 continue;
             }
             let parts = memo::clauses(&old.text);
+            // A clause that speaks of the replaced thing by pronoun ("ask her before …") goes
+            // with it.
             let (gone, stay): (Vec<&str>, Vec<&str>) =
-                parts.iter().partition(|c| updates::supersedes(&text, c));
+                parts.iter().partition(|c| updates::supersedes(&text, c) || PERSONAL_PRONOUN.is_match(c));
             if !gone.is_empty() && !stay.is_empty() {
                 split_off.push(Memo { text: terminate(&capitalise(&stay.join("; "))), ..old.clone() });
                 old.text = gone.join("; ");

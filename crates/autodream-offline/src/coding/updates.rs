@@ -46,6 +46,12 @@ static ZH_GONE: LazyLock<Regex> =
 static ZH_GONE_HAN: LazyLock<Regex> = LazyLock::new(|| re(r"(\p{Han}{2,4})(?:已经)?(?:停用|下线|废弃|退役)"));
 static ZH_PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| re(r"(\p{Han}{2,3})(?:调去|调到|离职|转去)"));
 static ZH_NOT_ANY_MORE: LazyLock<Regex> = LazyLock::new(|| re(r"([A-Za-z][\w.-]*|\p{Han}{1,4})不再是"));
+/// "不要再用 npm", "stop using yarn", "no more Jenkins": the thing given up.
+static NO_MORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:不要再用|别再用|不再用|停止使用|停用)\s*([A-Za-z][\w.+-]*)|(?i:\b(?:stop using|no more|don'?t use|do not use)\s+)([A-Za-z][\w.+-]*)(?i:\s+(?:anymore|any more))?",
+    )
+});
 /// `Java 17`, `iOS 16`, `Go 1.23`, `SDK 2.5`, `Node 20`.
 static NAME_VERSION: LazyLock<Regex> = LazyLock::new(|| re(r"\b(\p{L}[\p{L}+#-]*)\s+v?(\d+(?:\.\d+)*)\b"));
 static PORT: LazyLock<Regex> = LazyLock::new(|| {
@@ -163,6 +169,9 @@ pub fn replaced_values(text: &str) -> Vec<String> {
         }
         for c in ZH_NOT_ANY_MORE.captures_iter(text) {
             push(clean_value(&c[1]));
+        }
+        for c in NO_MORE.captures_iter(text) {
+            push(clean_value(c.get(1).or(c.get(2)).map_or("", |m| m.as_str())));
         }
     }
     for c in GONE.captures_iter(text) {
@@ -310,6 +319,8 @@ mod tests {
             ("李娜调去风控团队了，支付网关现在归赵强。", &["李娜"]),
             ("ORM 从 TypeORM 换成 Prisma。", &["TypeORM"]),
             ("周四不再是窗口。", &["周四"]),
+            ("改用 pnpm 了，不要再用 npm。", &["npm"]),
+            ("We moved off yarn: use pnpm for everything now.", &["yarn"]),
         ];
         for (text, want) in cases {
             let got = replaced_values(text);
