@@ -85,7 +85,7 @@ const SUBJECTS: &[(Subject, &str)] = &[
             kind: MemoryType::Feedback,
             about: "branches, commits, merges and pull requests",
         },
-        r"(?i)\b(?:rebase|merge[sd]?|merging|branch(?:es)?|commits?|push(?:es|ed)?|force-push|pull requests?|prs?|squash\w*|cherry-pick|trunk|main branch|revert commit|git)\b|分支|合并|提交",
+        r"(?i)\b(?:rebase|merge[sd]?|merging|branch(?:es)?|commits?|push(?:es|ed)?|force-push|pull requests?|prs?|squash\w*|cherry-pick|trunk|main branch|revert commit|git|back to main|pull (?:in )?(?:the )?latest|pull main)\b|分支|合并|提交",
     ),
     (
         Subject {
@@ -112,7 +112,7 @@ const SUBJECTS: &[(Subject, &str)] = &[
             kind: MemoryType::Project,
             about: "languages, frameworks, versions and infrastructure",
         },
-        r"(?i)\b(?:msrv|rust-version|java \d+|go \d|node \d+|python \d|ios \d+|android|swift|kotlin|flutter|sdk|toolchain|versions?|framework|orm|database|db|sqlite|postgres\w*|mysql|clickhouse|redis|kafka|snowflake|warehouse|zephyr|nrf\w*|boards?|rev [a-z]|mlflow|wandb|prisma|typeorm|django|rails|laravel|nestjs|react|vue|svelte|riverpod|decimal|float64|int64|bf16|fp16|schema registry|topics?|orms?)\b|版本|数据库|框架",
+        r"(?i)\b(?:msrv|rust-version|java \d+|go \d|node \d+|python \d|ios \d+|android|swift|kotlin|flutter|sdk|toolchain|versions?|framework|orm|database|db|sqlite|postgres\w*|mysql|clickhouse|redis|kafka|snowflake|warehouse|zephyr|nrf\w*|rev [a-z]|mlflow|wandb|prisma|typeorm|django|rails|laravel|nestjs|react|vue|svelte|riverpod|decimal|float64|int64|bf16|fp16|schema registry|topics?|orms?)\b|版本|数据库|框架",
     ),
     (
         Subject {
