@@ -17,6 +17,18 @@ pub fn refused(message: impl Into<String>) -> anyhow::Error {
     CodedError { code: REFUSED, message: message.into() }.into()
 }
 
+/// A dream's result as the CLI reports it: refused by the lock or a gate exits 3, any other
+/// failure 1.
+pub fn dream_outcome(
+    result: Result<autodream_core::dream::DreamOutcome, autodream_core::dream::DreamError>,
+) -> anyhow::Result<autodream_core::dream::DreamOutcome> {
+    match result {
+        Ok(outcome) => Ok(outcome),
+        Err(autodream_core::dream::DreamError::Refused(msg)) => Err(refused(msg)),
+        Err(e) => Err(e.into()),
+    }
+}
+
 pub fn usage(message: impl Into<String>) -> anyhow::Error {
     CodedError { code: USAGE, message: message.into() }.into()
 }

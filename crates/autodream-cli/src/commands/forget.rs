@@ -7,7 +7,7 @@
 
 use clap::Args;
 
-use autodream_core::dream::{self, DreamError, DreamOptions};
+use autodream_core::dream::{self, DreamOptions};
 use autodream_offline::coding::forget::ForgetEngine;
 use autodream_offline::coding::provenance;
 
@@ -51,11 +51,7 @@ pub fn run(global: &GlobalArgs, args: ForgetArgs) -> anyhow::Result<u8> {
             ..DreamOptions::new(&engine)
         },
     );
-    let outcome = match result {
-        Ok(o) => o,
-        Err(DreamError::Refused(msg)) => return Err(exit::refused(msg)),
-        Err(e) => return Err(e.into()),
-    };
+    let outcome = exit::dream_outcome(result)?;
     if args.json {
         print_json(&outcome)?;
     } else {

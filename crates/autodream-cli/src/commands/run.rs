@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use autodream_core::dream::{self, DreamError, DreamOptions};
+use autodream_core::dream::{self, DreamOptions};
 use autodream_core::engine::CancelToken;
 use autodream_core::gates::{self, GateInput};
 
@@ -90,11 +90,7 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    let outcome = match result {
-        Ok(o) => o,
-        Err(DreamError::Refused(msg)) => return Err(exit::refused(msg)),
-        Err(e) => return Err(e.into()),
-    };
+    let outcome = exit::dream_outcome(result)?;
     if args.json {
         print_json(&outcome)?;
         return Ok(0);
