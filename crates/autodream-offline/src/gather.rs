@@ -73,7 +73,8 @@ pub struct Gathered {
     pub dropped_turns: usize,
 }
 
-static FENCE_RE: LazyLock<Regex> =
+/// A fenced code block (closed or running to the end).
+pub(crate) static FENCE_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)```.*?(?:```|\z)|~~~.*?(?:~~~|\z)").expect("valid regex"));
 static TAG_BLOCK_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)<(system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr|bash-input|bash-stdout|bash-stderr|user-prompt-submit-hook|ide_selection|ide_opened_file)>.*?</(?:system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr|bash-input|bash-stdout|bash-stderr|user-prompt-submit-hook|ide_selection|ide_opened_file)>")

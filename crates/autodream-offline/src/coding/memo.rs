@@ -12,7 +12,7 @@ use jiff::civil::Date;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use autodream_core::memdir::topic::Topic;
+use autodream_core::memdir::topic::{FrontMatter, Topic};
 
 use super::subjects::Subject;
 use crate::orient::SUPERSEDED_HEADING;
@@ -179,12 +179,14 @@ pub fn topic_file(
     notes: &[String],
     memos: &[&Memo],
 ) -> String {
-    let mut out = String::from("---\n");
-    out.push_str(&format!("name: {slug}\n"));
-    out.push_str(&format!("description: {}\n", yaml_scalar(description)));
-    out.push_str("metadata:\n");
-    out.push_str(&format!("  type: {}\n", subject.kind.as_str()));
-    out.push_str("---\n");
+    let front = FrontMatter {
+        name: Some(slug.to_string()),
+        description: Some(description.to_string()),
+        kind: Some(subject.kind.as_str().to_string()),
+        updated: None,
+        metadata: None,
+    };
+    let mut out = front.render();
     out.push_str(&format!("# {}\n\n", subject.title));
     for n in notes {
         out.push_str(n);
@@ -205,16 +207,6 @@ pub fn topic_file(
         }
     }
     out
-}
-
-fn yaml_scalar(s: &str) -> String {
-    let s = s.replace(['\n', '\r'], " ");
-    let plain = !s.is_empty()
-        && !s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
-        && !s.contains(": ")
-        && !s.contains(" #")
-        && !s.ends_with([' ', ':']);
-    if plain { s } else { format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")) }
 }
 
 /// The most telling part of a fact within `max_chars`, for an index hook: the whole

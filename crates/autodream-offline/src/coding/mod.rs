@@ -148,7 +148,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         {
             let (lead, _) = durable::without_lead(&p.2);
             let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
-            text = format!("{} {}", terminate(&capitalise(lead)), text);
+            text = format!("{} {}", terminate(&crate::render::capitalise_first(lead)), text);
         }
         previous = Some((said.source.clone(), said.index, said.text.clone(), false));
         let text = without_repeated_dates(&crate::dates::resolve(&text, said.date));
@@ -208,7 +208,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             let (gone, stay): (Vec<&str>, Vec<&str>) =
                 parts.iter().partition(|c| updates::supersedes(&text, c) || PERSONAL_PRONOUN.is_match(c));
             if !gone.is_empty() && !stay.is_empty() {
-                split_off.push(Memo { text: terminate(&capitalise(&stay.join("; "))), ..old.clone() });
+                split_off.push(Memo {
+                    text: terminate(&crate::render::capitalise_first(&stay.join("; "))),
+                    ..old.clone()
+                });
                 old.text = gone.join("; ");
             }
             old.replaced = Some(said.date);
@@ -370,23 +373,17 @@ fn without_repeated_dates(text: &str) -> String {
 fn describe(subject: &Subject, project: &Path) -> String {
     let project = project.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if project.is_empty() {
-        capitalise(subject.about)
+        crate::render::capitalise_first(subject.about)
     } else {
-        format!("{} in {project}", capitalise(subject.about))
+        format!("{} in {project}", crate::render::capitalise_first(subject.about))
     }
 }
 
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
+/// `s` ending in a stop, by the renderer's rule.
 fn terminate(s: &str) -> String {
-    let t = s.trim_end();
-    if t.ends_with(['.', '!', '?', '。', '！', '？']) { t.to_string() } else { format!("{t}.") }
+    let mut out = s.to_string();
+    crate::render::terminate(&mut out);
+    out
 }
 
 fn write_if_changed(

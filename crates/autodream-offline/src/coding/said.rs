@@ -57,8 +57,6 @@ pub struct Heard {
     pub pasted_lines: usize,
 }
 
-static FENCE_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?s)```.*?(?:```|\z)|~~~.*?(?:~~~|\z)").expect("valid regex"));
 /// A block the client wraps around injected text: `<system-reminder>…</system-reminder>`.
 static TAG_BLOCK_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<([a-z][a-z0-9_-]*)>.*?</([a-z][a-z0-9_-]*)>").expect("valid regex"));
@@ -140,7 +138,7 @@ pub fn is_pasted_line(line: &str) -> bool {
 /// The user's prose in a turn's text: injected blocks, fences, markers and pasted lines
 /// removed. Returns the kept text (one line per kept line) and the number of lines dropped.
 pub fn prose_of(raw: &str) -> (String, usize) {
-    let text = FENCE_RE.replace_all(raw, "\n");
+    let text = crate::gather::FENCE_RE.replace_all(raw, "\n");
     let text = TAG_BLOCK_RE.replace_all(&text, |c: &regex::Captures<'_>| {
         // Only a block whose closing tag matches its opening one: `<a>x</b>` is prose.
         if c[1] == c[2] { "\n".to_string() } else { c[0].to_string() }
