@@ -50,11 +50,24 @@ pub enum Command {
     Why(commands::why::WhyArgs),
     /// Retire the facts that mention TEXT (archived with the day; undoable)
     Forget(commands::forget::ForgetArgs),
+    /// Register autodream with an agent (claude-code, codex, gemini) or a service manager (daemon)
+    Install(commands::install::InstallArgs),
+    /// Take out exactly what `install` put in
+    Uninstall(commands::install::UninstallArgs),
+    /// Find what would stop dreams from reaching the agent, each with its fix
+    Doctor(commands::doctor::DoctorArgs),
+    /// Serve memory over MCP on stdio (search, read, log, status, dream)
+    Mcp(commands::mcp::McpArgs),
+    /// Assistant mode: dream on a schedule, in the foreground (for a service manager)
+    Daemon(commands::daemon::DaemonArgs),
     /// Measure the memory a dream writes on a benchmark (LoCoMo)
     Eval(commands::eval::EvalArgs),
     /// The background worker started by `hook` (internal)
     #[command(name = "__worker", hide = true)]
     Worker(commands::worker::WorkerArgs),
+    /// The detached extractor started by the Stop hook (internal)
+    #[command(name = "__extract", hide = true)]
+    Extract(commands::extract::ExtractArgs),
     /// Run a read-only command under the sandbox (internal, used by the agent engine)
     #[command(name = "__sandbox-exec", hide = true)]
     SandboxExec(commands::sandbox_exec::SandboxExecArgs),

@@ -60,7 +60,13 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Undo(args) => undo::run(global, args),
         Command::Why(args) => why::run(global, args),
         Command::Forget(args) => forget::run(global, args),
+        Command::Install(args) => install::run_install(global, args),
+        Command::Uninstall(args) => install::run_uninstall(global, args),
+        Command::Doctor(args) => doctor::run(global, args),
+        Command::Mcp(args) => mcp::run(global, args),
+        Command::Daemon(args) => daemon::run(global, args),
         Command::Eval(args) => eval::run(global, args),
+        Command::Extract(args) => extract::run(global, args),
         Command::Worker(args) => worker::run(global, args),
         Command::SandboxExec(args) => Ok(sandbox_exec::run(args)),
     }

@@ -1,14 +1,19 @@
 //! One file per subcommand: its `*Args` and its `run`.
 
 pub mod check;
+pub mod daemon;
 pub mod diff;
+pub mod doctor;
 pub mod eval;
+pub mod extract;
 pub mod forget;
 pub mod history;
 pub mod hook;
 pub mod init;
+pub mod install;
 pub mod kill;
 pub mod log;
+pub mod mcp;
 pub mod run;
 pub mod sandbox_exec;
 pub mod sessions;
