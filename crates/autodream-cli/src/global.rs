@@ -20,7 +20,7 @@ pub struct GlobalArgs {
     /// The config file [env: AUTODREAM_CONFIG] [default: ~/.config/autodream/config.toml]
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Transcript format: auto, claude, generic or codex
+    /// Transcript format: auto, claude, generic, codex or gemini
     #[arg(long, global = true, value_name = "FORMAT")]
     pub sessions_format: Option<String>,
     /// The current session's id (never counted as a new session)

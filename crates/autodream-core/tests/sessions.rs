@@ -148,7 +148,7 @@ fn detect_format_picks_the_format_of_each_sample() {
     assert_eq!(detect_format(&fixture_text(CLAUDE_SHORT)), Some(SessionFormat::Claude));
     assert_eq!(detect_format(&fixture_text(CLAUDE_TOOLS)), Some(SessionFormat::Claude));
     assert_eq!(detect_format(&fixture_text(CODEX)), Some(SessionFormat::Codex));
-    assert_eq!(detect_format(&fixture_text(GEMINI)), None);
+    assert_eq!(detect_format(&fixture_text(GEMINI)), Some(SessionFormat::Gemini));
     assert_eq!(
         detect_format(r#"{"timestamp":"2026-01-01T00:00:00Z","role":"user","content":"hi"}"#),
         Some(SessionFormat::Generic)
@@ -157,13 +157,14 @@ fn detect_format_picks_the_format_of_each_sample() {
 }
 
 #[test]
-fn a_json_document_that_is_not_json_lines_is_skipped_line_by_line() {
+fn a_json_document_read_as_a_json_lines_format_is_skipped_line_by_line() {
+    // Auto-detection reads Gemini CLI's pretty-printed chat whole (the `gemini` reader).
     let gemini = parse_fixture(GEMINI, SessionFormat::Auto);
-    assert!(gemini.turns.is_empty());
-    assert_eq!(gemini.skipped_lines, GEMINI_LINES);
-    // Undetectable files fall back to the agent's own format.
-    assert_eq!(gemini.format, SessionFormat::Claude);
-    for format in [SessionFormat::Codex, SessionFormat::Generic] {
+    assert_eq!(gemini.format, SessionFormat::Gemini);
+    assert_eq!(gemini.skipped_lines, 0);
+    assert!(!gemini.turns.is_empty());
+    // Forced to a JSON Lines format, no line of it is an entry: all skipped, never fatal.
+    for format in [SessionFormat::Claude, SessionFormat::Codex, SessionFormat::Generic] {
         let forced = parse_fixture(GEMINI, format);
         assert_eq!((forced.turns.len(), forced.skipped_lines), (0, GEMINI_LINES), "{format}");
     }

@@ -158,7 +158,7 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
     }),
     ("sessions_format", |c, v| {
         c.sessions_format =
-            one_of(v, &["auto", "claude", "generic", "codex"])?.parse().map_err(|e: String| e)?;
+            one_of(v, &["auto", "claude", "generic", "codex", "gemini"])?.parse().map_err(|e: String| e)?;
         Ok(())
     }),
     ("engine", |c, v| {

@@ -22,19 +22,52 @@ pub struct SessionFile {
     pub modified_at: Timestamp,
 }
 
-/// Is `name` the file name of a session of `format`? For the agent's layout (and `auto`)
-/// only UUID-named `*.jsonl`; subagent files (`agent-*.jsonl`) never count.
+/// Is `name` the file name of a session of `format`? For the agent's layout only UUID-named
+/// `*.jsonl`; subagent files (`agent-*.jsonl`) never count. Gemini CLI names its chats
+/// `session-*.json` (newer versions `session-*.jsonl`), and its oldest layout keeps one
+/// `logs.json`; `auto` takes Gemini's chats too.
 pub fn is_session_name(name: &str, format: SessionFormat) -> bool {
+    let gemini_chat = name.starts_with("session-") && name.len() > "session-.json".len();
+    if let Some(stem) = name.strip_suffix(".json") {
+        return match format {
+            SessionFormat::Gemini => (gemini_chat && !stem.is_empty()) || name == "logs.json",
+            SessionFormat::Auto => gemini_chat,
+            _ => false,
+        };
+    }
     let Some(stem) = name.strip_suffix(".jsonl") else {
         return false;
     };
+    if format == SessionFormat::Gemini {
+        return gemini_chat;
+    }
     if stem.starts_with("agent-") || stem.starts_with('.') || stem.is_empty() {
         return false;
     }
     match format {
         SessionFormat::Claude => is_uuid(stem),
-        SessionFormat::Generic | SessionFormat::Codex | SessionFormat::Auto => true,
+        SessionFormat::Generic | SessionFormat::Codex | SessionFormat::Auto | SessionFormat::Gemini => true,
     }
+}
+
+/// Is the file with this stem the session `current` (the id the agent's hook gives)? The
+/// agent names its transcripts by the id itself; Codex ends a rollout's name with it
+/// (`rollout-<time>-<id>`), and Gemini CLI a chat's with its first eight characters
+/// (`session-<time>-<id[..8]>`).
+pub fn is_current(stem: &str, current: &str) -> bool {
+    if current.is_empty() {
+        return false;
+    }
+    if stem == current {
+        return true;
+    }
+    let Some(tail) = stem.rsplit_once('-').map(|(_, t)| t) else { return false };
+    let ends_with_id = stem.len() > current.len()
+        && stem.ends_with(current)
+        && stem.as_bytes()[stem.len() - current.len() - 1] == b'-';
+    let gemini_short =
+        stem.starts_with("session-") && current.len() >= 8 && tail.len() == 8 && current.starts_with(tail);
+    ends_with_id || gemini_short
 }
 
 /// 8-4-4-4-12 hexadecimal digits.
@@ -53,6 +86,19 @@ fn scan(
     mut keep: impl FnMut(&str, SystemTime) -> bool,
     mut found: impl FnMut(String, PathBuf, SystemTime),
 ) -> Result<(), SessionError> {
+    scan_dir(dir, format, 0, &mut keep, &mut found)
+}
+
+/// How deep Codex's date folders go: `sessions/YYYY/MM/DD/rollout-….jsonl`.
+const CODEX_DATE_DEPTH: usize = 3;
+
+fn scan_dir(
+    dir: &Path,
+    format: SessionFormat,
+    depth: usize,
+    keep: &mut impl FnMut(&str, SystemTime) -> bool,
+    found: &mut impl FnMut(String, PathBuf, SystemTime),
+) -> Result<(), SessionError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -61,6 +107,16 @@ fn scan(
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
+        // Codex files its rollouts by date: descend into the all-digit folders only.
+        if format == SessionFormat::Codex
+            && depth < CODEX_DATE_DEPTH
+            && !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_digit())
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            scan_dir(&entry.path(), format, depth + 1, keep, found)?;
+            continue;
+        }
         if !is_session_name(name, format) {
             continue;
         }
@@ -144,7 +200,9 @@ fn in_window(
     until: Option<SystemTime>,
     exclude: Option<&str>,
 ) -> bool {
-    Some(stem) != exclude && since.is_none_or(|s| mtime > s) && until.is_none_or(|u| mtime <= u)
+    !exclude.is_some_and(|current| is_current(stem, current))
+        && since.is_none_or(|s| mtime > s)
+        && until.is_none_or(|u| mtime <= u)
 }
 
 #[cfg(test)]
@@ -175,5 +233,46 @@ mod tests {
         assert!(!is_session_name("1af7fc5e-8455-4414-9ccd-011d40f70b2a.json", SessionFormat::Claude));
         assert!(is_session_name("conv-26-session-1.jsonl", SessionFormat::Generic));
         assert!(!is_session_name("agent-x.jsonl", SessionFormat::Generic));
+    }
+
+    #[test]
+    fn codex_rollouts_are_found_in_their_date_folders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let day = tmp.path().join("2026/01/22");
+        std::fs::create_dir_all(&day).unwrap();
+        std::fs::write(day.join("rollout-2026-01-22T10-00-00-abc.jsonl"), "{}\n").unwrap();
+        std::fs::write(tmp.path().join("rollout-top.jsonl"), "{}\n").unwrap();
+        std::fs::create_dir_all(tmp.path().join("archive/2026")).unwrap();
+        std::fs::write(tmp.path().join("archive/2026/rollout-x.jsonl"), "{}\n").unwrap();
+        let mut ids: Vec<_> =
+            list_sessions(tmp.path(), SessionFormat::Codex).unwrap().into_iter().map(|f| f.id).collect();
+        ids.sort();
+        assert_eq!(ids, ["rollout-2026-01-22T10-00-00-abc", "rollout-top"]);
+        // Other layouts stay flat.
+        assert_eq!(list_sessions(tmp.path(), SessionFormat::Generic).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn gemini_chats_and_the_legacy_log_are_sessions_of_the_gemini_layout() {
+        let g = SessionFormat::Gemini;
+        assert!(is_session_name("session-2026-01-22T20-29-ce8b3527.json", g));
+        assert!(is_session_name("session-2026-01-22T20-29-ce8b3527.jsonl", g));
+        assert!(is_session_name("logs.json", g));
+        assert!(!is_session_name("checkpoint-x.json", g));
+        assert!(!is_session_name("notes.jsonl", g));
+        assert!(is_session_name("session-2026-01-22T20-29-ce8b3527.json", SessionFormat::Auto));
+        assert!(!is_session_name("logs.json", SessionFormat::Auto));
+        assert!(!is_session_name("session-2026-01-22T20-29-ce8b3527.json", SessionFormat::Claude));
+    }
+
+    #[test]
+    fn the_current_session_is_known_by_each_agents_file_name() {
+        let id = "ce8b3527-d9da-4a50-bb3f-1289f6000e90";
+        assert!(is_current(id, id));
+        assert!(is_current(&format!("rollout-2025-12-01T10-00-00-{id}"), id));
+        assert!(is_current("session-2026-01-22T20-29-ce8b3527", id));
+        assert!(!is_current("session-2026-01-22T20-29-aaaaaaaa", id));
+        assert!(!is_current("x-ce8b3527", id));
+        assert!(!is_current("anything", ""));
     }
 }

@@ -7,6 +7,7 @@
 
 mod claude;
 mod codex;
+mod gemini;
 mod generic;
 mod line;
 mod listing;
@@ -37,6 +38,8 @@ pub enum SessionFormat {
     Generic,
     /// Codex CLI rollouts: `{timestamp, type, payload}` lines.
     Codex,
+    /// Gemini CLI chats: `session-*.json` (one JSON object), `session-*.jsonl`, `logs.json`.
+    Gemini,
 }
 
 impl fmt::Display for SessionFormat {
@@ -46,6 +49,7 @@ impl fmt::Display for SessionFormat {
             SessionFormat::Claude => "claude",
             SessionFormat::Generic => "generic",
             SessionFormat::Codex => "codex",
+            SessionFormat::Gemini => "gemini",
         })
     }
 }
@@ -58,9 +62,10 @@ impl FromStr for SessionFormat {
             "claude" => Ok(SessionFormat::Claude),
             "generic" => Ok(SessionFormat::Generic),
             "codex" => Ok(SessionFormat::Codex),
-            other => {
-                Err(format!("unknown sessions format {other:?} (expected auto, claude, generic or codex)"))
-            }
+            "gemini" => Ok(SessionFormat::Gemini),
+            other => Err(format!(
+                "unknown sessions format {other:?} (expected auto, claude, generic, codex or gemini)"
+            )),
         }
     }
 }

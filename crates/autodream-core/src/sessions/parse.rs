@@ -1,10 +1,11 @@
 //! Reading a transcript file into [`Turn`]s, whatever its format.
 //!
-//! Every format is JSON Lines. Each line is parsed on its own; a line that is not JSON, or
-//! whose shape the format does not know, is skipped and counted in
+//! Every format but Gemini's is JSON Lines. Each line is parsed on its own; a line that is not
+//! JSON, or whose shape the format does not know, is skipped and counted in
 //! [`ParsedSession::skipped_lines`] — a damaged transcript never stops a dream. A file that
 //! is not JSON Lines at all (say, one pretty-printed JSON document) therefore comes out as
-//! zero turns with every non-blank line counted as skipped.
+//! zero turns with every non-blank line counted as skipped. Gemini CLI sessions are read
+//! whole (`gemini`): there a skipped entry is a message, or the damaged tail of a file.
 //!
 //! What the format readers share (one line's turns, tool text, timestamps) is the leaf
 //! `line`.
@@ -16,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::line::LineOutcome;
 use super::listing::SessionFile;
-use super::{SessionError, SessionFormat, Turn, claude, codex, generic};
+use super::{SessionError, SessionFormat, Turn, claude, codex, gemini, generic};
 
 /// A parsed transcript.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -29,9 +30,13 @@ pub struct ParsedSession {
     pub skipped_lines: usize,
 }
 
-/// Picks the format from the first line whose JSON shape names one; `None` when no line does
-/// (an empty file, or one that is not JSON Lines).
+/// Picks the format from the first line whose JSON shape names one, or from the shape of the
+/// whole file for Gemini CLI's JSON documents; `None` when nothing does (an empty file, or
+/// JSON of no known shape).
 pub fn detect_format(text: &str) -> Option<SessionFormat> {
+    if gemini::is_gemini(text) {
+        return Some(SessionFormat::Gemini);
+    }
     text.lines().filter(|l| !l.trim().is_empty()).find_map(|line| {
         let v: serde_json::Value = serde_json::from_str(line).ok()?;
         format_of_line(v.as_object()?)
@@ -64,6 +69,10 @@ pub fn parse_session(file: SessionFile, text: &str, format: SessionFormat) -> Pa
         SessionFormat::Auto => detect_format(text).unwrap_or(SessionFormat::Claude),
         f => f,
     };
+    if format == SessionFormat::Gemini {
+        let parsed = gemini::parse(text, &file.id);
+        return ParsedSession { file, format, turns: parsed.turns, skipped_lines: parsed.skipped };
+    }
     let mut turns = Vec::new();
     let mut skipped = 0;
     let mut state = claude::State::default();
@@ -81,6 +90,7 @@ pub fn parse_session(file: SessionFile, text: &str, format: SessionFormat) -> Pa
             }
             SessionFormat::Generic => generic::parse_line(&value, &file.id, i + 1, &mut turns),
             SessionFormat::Codex => codex::parse_line(&value, &file.id, i + 1, &mut turns),
+            SessionFormat::Gemini => unreachable!("Gemini sessions are read whole above"),
         };
         if outcome == LineOutcome::Unknown {
             skipped += 1;
