@@ -30,6 +30,39 @@ pub struct HookInput {
     pub hook_event_name: Option<String>,
 }
 
+/// Codex CLI's `notify` argument: `{"type": "agent-turn-complete", "thread-id", "turn-id",
+/// "cwd", "input-messages", "last-assistant-message"}`.
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+struct CodexNotification {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    thread_id: Option<String>,
+    #[serde(default)]
+    cwd: Option<PathBuf>,
+}
+
+impl HookInput {
+    /// The hook input given as a command-line argument instead of on stdin: Codex CLI runs its
+    /// `notify` program with one JSON argument. Its `thread-id` is the session, its `cwd` the
+    /// project and its `type` the event; the hook JSON of other agents is accepted too.
+    /// `None` when the argument is not such a JSON object.
+    pub fn from_argument(arg: &str) -> Option<HookInput> {
+        let value: serde_json::Value = serde_json::from_str(arg).ok()?;
+        if value.get("thread-id").is_some() || value.get("type").is_some() {
+            let n: CodexNotification = serde_json::from_value(value).ok()?;
+            return Some(HookInput {
+                session_id: n.thread_id,
+                transcript_path: None,
+                cwd: n.cwd,
+                hook_event_name: Some(n.kind),
+            });
+        }
+        serde_json::from_value(value).ok()
+    }
+}
+
 /// The worker to start when every gate passes.
 #[derive(Debug)]
 pub struct WorkerPlan {

@@ -2,7 +2,8 @@
 //!
 //! It runs exactly what `autodream hook` runs (`autodream_hookproc`) but links only the
 //! engine's core, so the process starts about as fast as `/bin/true`. When the gates pass it
-//! starts the worker from the `autodream` binary next to it (or `$AUTODREAM_BIN`).
+//! starts the worker from the `autodream` binary next to it (or `$AUTODREAM_BIN`). The hook
+//! JSON comes on stdin, or as one trailing JSON argument (Codex CLI's `notify`).
 //! It always exits 0.
 //!
 //! On Linux it starts at the C `main`, skipping the Rust runtime's start-up (a stack
@@ -25,10 +26,11 @@ fn worker_exe() -> PathBuf {
 }
 
 fn run() {
-    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    let mut args: Vec<_> = std::env::args_os().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h" || a == "--version" || a == "-V") {
         println!(
-            "autodream-hook {}: run autodream's gates from an agent hook (reads the hook JSON on stdin).\n\
+            "autodream-hook {}: run autodream's gates from an agent hook (reads the hook JSON on stdin,\n\
+             or as a trailing JSON argument: Codex CLI's notify).\n\
              Options: --memory-dir DIR --sessions-dir DIR --project DIR --config FILE\n\
              \x20        --sessions-format FORMAT --current-session ID --set KEY=VALUE\n\
              Always exits 0. See `autodream hook --help`.",
@@ -36,9 +38,10 @@ fn run() {
         );
         return;
     }
+    let argument = autodream_hookproc::split_argument(&mut args);
     // Unknown arguments are ignored rather than refused: a hook must never fail the agent.
     let opts = Overrides::parse(&args).unwrap_or_default();
-    autodream_hookproc::run(&opts, &worker_exe());
+    autodream_hookproc::run_with_argument(&opts, &worker_exe(), argument.as_deref());
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -24,13 +24,30 @@ use autodream_core::paths::Locations;
 /// Runs the hook. `worker_exe` is the `autodream` binary that runs `__worker`.
 /// Never panics outward and never returns an error: the agent must not notice us.
 pub fn run(opts: &Overrides, worker_exe: &Path) {
+    run_with_argument(opts, worker_exe, None);
+}
+
+/// [`run`], with the hook input given as a command-line argument (Codex CLI's `notify` passes
+/// one JSON argument; see [`split_argument`]); stdin is read when there is none.
+pub fn run_with_argument(opts: &Overrides, worker_exe: &Path, argument: Option<&str>) {
     let _ = std::panic::catch_unwind(|| {
-        run_inner(opts, worker_exe);
+        run_inner(opts, worker_exe, argument);
     });
 }
 
-fn run_inner(opts: &Overrides, worker_exe: &Path) {
-    let input = read_stdin();
+/// Takes a trailing JSON-object argument (Codex CLI's `notify` payload) off `args`.
+pub fn split_argument(args: &mut Vec<OsString>) -> Option<String> {
+    let last = args.last()?.to_str()?;
+    if !last.trim_start().starts_with('{') {
+        return None;
+    }
+    let json = last.to_string();
+    args.pop();
+    Some(json)
+}
+
+fn run_inner(opts: &Overrides, worker_exe: &Path, argument: Option<&str>) {
+    let input = argument.and_then(HookInput::from_argument).unwrap_or_else(read_stdin);
     let announce = |message: &str| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", serde_json::json!({ "systemMessage": message }));
