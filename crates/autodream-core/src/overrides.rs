@@ -133,11 +133,27 @@ impl Overrides {
     }
 
     /// The folder overrides; `project_fallback` is asked only when `--project` is not given.
+    /// `--sessions-format gemini` or `codex` without `--sessions-dir` (and without
+    /// `AUTODREAM_SESSIONS_DIR`) points at that agent's own sessions folder.
     pub fn path_overrides(&self, project_fallback: impl FnOnce() -> Option<PathBuf>) -> PathOverrides {
+        let project_dir = self.project.clone().or_else(project_fallback);
+        let agent_dir = || {
+            let format = self.sessions_format.as_deref()?.parse().ok()?;
+            if std::env::var_os("AUTODREAM_SESSIONS_DIR").is_some_and(|v| !v.is_empty()) {
+                return None;
+            }
+            let cwd = std::env::current_dir().ok();
+            let project = match &project_dir {
+                Some(p) if p.is_absolute() => p.clone(),
+                Some(p) => cwd?.join(p),
+                None => cwd?,
+            };
+            crate::sessions::agent_sessions_dir(format, &project)
+        };
         PathOverrides {
             memory_dir: self.memory_dir.clone(),
-            sessions_dir: self.sessions_dir.clone(),
-            project_dir: self.project.clone().or_else(project_fallback),
+            sessions_dir: self.sessions_dir.clone().or_else(agent_dir),
+            project_dir,
         }
     }
 

@@ -423,6 +423,21 @@ mod tests {
     }
 
     #[test]
+    fn gemini_files_a_projects_chats_under_the_sha256_of_its_path() {
+        let dir =
+            super::super::agent_sessions_dir(SessionFormat::Gemini, std::path::Path::new("/home/ada/shop"));
+        let dir = dir.expect("HOME is set in tests");
+        assert!(
+            dir.ends_with(
+                ".gemini/tmp/ff0a01d53d837e70275074a42c9709b53c538c1476884575978bc79bc4b8637a/chats"
+            ),
+            "{}",
+            dir.display()
+        );
+        assert_eq!(super::super::agent_sessions_dir(SessionFormat::Claude, std::path::Path::new("/x")), None);
+    }
+
+    #[test]
     fn the_legacy_log_is_read_as_user_messages() {
         let text = r#"[
   {"sessionId": "a", "messageId": 0, "type": "user", "message": "Use pnpm, not npm.", "timestamp": "2025-06-01T09:00:00.000Z"},

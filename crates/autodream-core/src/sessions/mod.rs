@@ -21,6 +21,7 @@ pub use parse::{ParsedSession, detect_format, parse_session, parse_session_file,
 pub use turn::{Role, Turn, TurnKind};
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -67,6 +68,30 @@ impl FromStr for SessionFormat {
                 "unknown sessions format {other:?} (expected auto, claude, generic, codex or gemini)"
             )),
         }
+    }
+}
+
+/// Where an agent other than the default one keeps the sessions of `project`, for
+/// `--sessions-format` without `--sessions-dir`: Gemini CLI's chats,
+/// `~/.gemini/tmp/<SHA-256 of the project path>/chats`, and Codex CLI's rollouts,
+/// `$CODEX_HOME/sessions` (default `~/.codex/sessions`; Codex files them by date, not by
+/// project). `None` for the formats whose sessions are the default layout's.
+pub fn agent_sessions_dir(format: SessionFormat, project: &Path) -> Option<PathBuf> {
+    let home = || std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    match format {
+        SessionFormat::Gemini => {
+            use sha2::{Digest, Sha256};
+            let hash: String = Sha256::digest(project.as_os_str().as_encoded_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            Some(home()?.join(".gemini").join("tmp").join(hash).join("chats"))
+        }
+        SessionFormat::Codex => match std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
+            Some(h) => Some(PathBuf::from(h).join("sessions")),
+            None => Some(home()?.join(".codex").join("sessions")),
+        },
+        _ => None,
     }
 }
 
