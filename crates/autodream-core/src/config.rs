@@ -103,6 +103,8 @@ pub struct Config {
     /// The `exec` engine's command line (the prompt is given on stdin).
     pub exec_command: Option<String>,
     pub agent: AgentConfig,
+    /// Per-turn extraction at the end of each turn: off | offline.
+    pub extract: crate::extraction::ExtractMode,
 }
 
 impl Default for Config {
@@ -125,6 +127,7 @@ impl Default for Config {
             memory_budget_max_bytes: 256 * 1024,
             exec_command: None,
             agent: AgentConfig::default(),
+            extract: crate::extraction::ExtractMode::Offline,
         }
     }
 }

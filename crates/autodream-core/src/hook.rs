@@ -63,6 +63,14 @@ impl HookInput {
     }
 }
 
+/// The extractor to start: the transcript grew since extraction last read it.
+#[derive(Debug)]
+pub struct ExtractPlan {
+    pub locations: Locations,
+    pub session: String,
+    pub transcript: PathBuf,
+}
+
 /// The worker to start when every gate passes.
 #[derive(Debug)]
 pub struct WorkerPlan {
@@ -90,6 +98,7 @@ pub fn evaluate(
     opts: &Overrides,
     input: HookInput,
     announce: impl FnOnce(&str),
+    extract: impl FnOnce(ExtractPlan),
 ) -> Result<Option<WorkerPlan>, HookError> {
     let clock = Clock::from_env()?;
     let overrides = opts.path_overrides(|| input.cwd.clone().filter(|c| c.is_dir()));
@@ -102,6 +111,17 @@ pub fn evaluate(
 
     let config = opts.load_config(&locations, Strictness::Lenient)?;
     let current = opts.current_session.clone().or(input.session_id);
+    // Per-turn extraction, at the end of a turn, when the transcript changed: one `stat` and
+    // one small read when nothing did.
+    if let Some(plan) = extract_plan(
+        &locations,
+        &config.config,
+        input.hook_event_name.as_deref(),
+        current.as_deref(),
+        input.transcript_path.as_deref(),
+    ) {
+        extract(plan);
+    }
     let eval = gates::check(&GateInput {
         locations: &locations,
         config: &config,
@@ -115,4 +135,24 @@ pub fn evaluate(
     let ended = input.hook_event_name.as_deref() == Some("SessionEnd");
     let transcript = if ended { None } else { input.transcript_path };
     Ok(Some(WorkerPlan { locations, clock, current_session: current, transcript }))
+}
+
+/// Whether this hook starts the extractor: a `Stop` event, extraction on, and a transcript
+/// that changed since extraction last read it.
+fn extract_plan(
+    locations: &Locations,
+    config: &crate::config::Config,
+    event: Option<&str>,
+    session: Option<&str>,
+    transcript: Option<&std::path::Path>,
+) -> Option<ExtractPlan> {
+    if event != Some("Stop") || config.extract == crate::extraction::ExtractMode::Off {
+        return None;
+    }
+    let transcript = transcript?;
+    if !crate::extraction::wants_run(locations, transcript) {
+        return None;
+    }
+    let session = session.map(str::to_string).unwrap_or_else(|| crate::extraction::key_for(transcript));
+    Some(ExtractPlan { locations: locations.clone(), session, transcript: transcript.to_path_buf() })
 }

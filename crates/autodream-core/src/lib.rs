@@ -16,6 +16,7 @@ pub mod clock;
 pub mod config;
 pub mod dream;
 pub mod engine;
+pub mod extraction;
 pub mod gates;
 pub mod hook;
 pub mod hygiene;

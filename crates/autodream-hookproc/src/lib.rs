@@ -52,7 +52,10 @@ fn run_inner(opts: &Overrides, worker_exe: &Path, argument: Option<&str>) {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", serde_json::json!({ "systemMessage": message }));
     };
-    let Ok(Some(plan)) = hook::evaluate(opts, input, announce) else {
+    let extract = |plan: hook::ExtractPlan| {
+        let _ = spawn_extractor(worker_exe, opts, &plan);
+    };
+    let Ok(Some(plan)) = hook::evaluate(opts, input, announce, extract) else {
         return;
     };
     let argv =
@@ -137,4 +140,27 @@ pub fn spawn_worker(exe: &Path, loc: &Locations, clock: Clock, argv: Vec<OsStrin
     let child = cmd.spawn()?;
     log_line(loc, clock, &format!("gates passed; started worker PID {}", child.id()));
     Ok(())
+}
+
+/// Starts `exe __extract` for the transcript detached (new session, no output kept) and
+/// returns at once. The extractor records what it did in the state folder.
+pub fn spawn_extractor(exe: &Path, opts: &Overrides, plan: &hook::ExtractPlan) -> std::io::Result<()> {
+    let mut argv = opts.to_worker_argv(&plan.locations, Some(&plan.session), Some(&plan.transcript));
+    argv[0] = "__extract".into();
+    let mut cmd = Command::new(exe);
+    cmd.args(argv);
+    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setsid is async-signal-safe; it detaches the extractor from the agent's
+        // process group so the agent never waits for it.
+        unsafe {
+            cmd.pre_exec(|| {
+                let _ = rustix::process::setsid();
+                Ok(())
+            });
+        }
+    }
+    cmd.spawn().map(drop)
 }

@@ -33,6 +33,7 @@ pub mod coding;
 pub mod dates;
 pub mod dedup;
 pub mod extract;
+pub mod extract_turns;
 pub mod fact;
 pub mod gather;
 pub mod orient;

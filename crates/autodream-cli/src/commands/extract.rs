@@ -1,12 +1,48 @@
-//! `autodream __extract`: the detached extractor the Stop hook starts when a transcript grew (internal).
+//! `autodream __extract`: the detached extractor the Stop hook starts when a transcript grew
+//! (internal). It runs `autodream_core::extraction::run` with the offline engine's rules
+//! (`autodream_offline::extract_turns`) and notes a failure in the worker log.
+//!
+//! Exit codes: 0 done (or nothing new), 3 another extractor holds the transcript, 1 error.
+
+use std::path::PathBuf;
 
 use clap::Args;
 
+use autodream_core::clock::local_tz;
+use autodream_core::extraction::{self, ExtractMode};
+use autodream_hookproc::log_line;
+use autodream_offline::extract_turns::OfflineExtractor;
+
+use crate::context;
 use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
-pub struct ExtractArgs {}
+pub struct ExtractArgs {
+    /// The transcript to read the new turns of
+    #[arg(long, value_name = "PATH")]
+    pub transcript: PathBuf,
+}
 
-pub fn run(_global: &GlobalArgs, _args: ExtractArgs) -> anyhow::Result<u8> {
-    anyhow::bail!("this command is being built")
+pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
+    let ctx = context::build(global)?;
+    let loc = &ctx.locations;
+    if ctx.cfg().extract == ExtractMode::Off {
+        return Ok(0);
+    }
+    let session = ctx.current_session.clone().unwrap_or_else(|| extraction::key_for(&args.transcript));
+    let now = ctx.clock.now_local();
+    let mut rules = OfflineExtractor::new(
+        &loc.memory_dir,
+        extraction::last_dream_cursor(loc).as_ref(),
+        now.timestamp(),
+        local_tz(),
+    );
+    match extraction::run(loc, &args.transcript, &session, &now, &mut rules) {
+        Ok(report) if report.busy => Ok(3),
+        Ok(_) => Ok(0),
+        Err(e) => {
+            log_line(loc, ctx.clock, &format!("extraction from {} failed: {e}", args.transcript.display()));
+            Err(e.into())
+        }
+    }
 }

@@ -45,6 +45,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
             "task": task,
             "recovered": recovery,
             "sandbox": autodream_agent::landlock_status().to_string(),
+            "extraction": extraction_summary(&ctx),
         }))?;
         return Ok(0);
     }
@@ -95,6 +96,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
             );
         }
     }
+    print_extraction(&ctx);
     if let Some(t) = &task {
         println!("dream     {}", t.one_line(now));
         for turn in t.turns.iter().rev().take(6).rev() {
@@ -102,4 +104,18 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// Per-turn extraction: the mode, log entries since the last dream, entries written today,
+/// and each session's last extraction.
+fn extraction_summary(ctx: &context::Ctx) -> autodream_core::extraction::Summary {
+    let today = ctx.clock.now_local().date();
+    autodream_core::extraction::Summary::read(&ctx.locations, ctx.cfg().extract, today)
+}
+
+fn print_extraction(ctx: &context::Ctx) {
+    let lines = extraction_summary(ctx).lines(ctx.clock.now(), 5);
+    for (i, line) in lines.iter().enumerate() {
+        println!("{}{line}", if i == 0 { "extract   " } else { "          " });
+    }
 }

@@ -11,6 +11,7 @@
 mod cli_basics;
 mod coding_memory;
 mod dream_lifecycle;
+mod extraction;
 mod hook;
 // Shared with the `processes` binary: each binary uses only some of the helpers.
 #[allow(dead_code)]

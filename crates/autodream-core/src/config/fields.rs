@@ -161,6 +161,10 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
             one_of(v, &["auto", "claude", "generic", "codex", "gemini"])?.parse().map_err(|e: String| e)?;
         Ok(())
     }),
+    ("extract", |c, v| {
+        c.extract = crate::extraction::ExtractMode::parse(&one_of(v, &["off", "offline", "agent"])?)?;
+        Ok(())
+    }),
     ("engine", |c, v| {
         c.engine = one_of(v, &["offline", "hygiene", "agent", "exec"])?;
         Ok(())

@@ -5,6 +5,10 @@
 //! line. Dreams read the entries written since their cursor in `.dream/`. The log file and
 //! its folders are opened from the memory folder without following links: a log folder that
 //! is a symbolic link is refused, never written through.
+//!
+//! An entry written by per-turn extraction ends with `(session 1a2b3c4d)`, the first eight
+//! characters of the session it came from: that provenance is for a person reading the log,
+//! and [`read_since`] leaves it out of an entry's text, so it never becomes part of a fact.
 
 use std::path::{Path, PathBuf};
 
@@ -72,7 +76,72 @@ pub fn append(memory_dir: &Path, now: &Zoned, text: &str) -> Result<PathBuf, Mem
     Ok(memory_dir.join(rel))
 }
 
+/// Appends several entries to the log of `now`'s local date in one `write(2)`: a reader, a
+/// kill or a crash sees all of them or none, and never half a line. Each text is redacted
+/// and folded like [`append`]'s; empty ones are left out. Returns the file written and the
+/// number of entries, or `None` when nothing was left to write.
+pub fn append_all(
+    memory_dir: &Path,
+    now: &Zoned,
+    texts: &[String],
+) -> Result<Option<(PathBuf, usize)>, MemdirError> {
+    let mut block = String::new();
+    let mut count = 0;
+    for text in texts {
+        let text = fold_line(&crate::redact::redact(text).text);
+        if text.is_empty() {
+            continue;
+        }
+        block.push_str(&format!("- [{:02}:{:02}] {text}\n", now.hour(), now.minute()));
+        count += 1;
+    }
+    if count == 0 {
+        return Ok(None);
+    }
+    let rel = log_rel(now.date());
+    MemoryRoot::create(memory_dir)?.append(&rel, block.as_bytes())?;
+    Ok(Some((memory_dir.join(rel), count)))
+}
+
+/// The `(session 1a2b3c4d)` provenance suffix extraction writes, as `(text, id)`; the whole
+/// text and `None` when there is none.
+pub fn split_session_suffix(text: &str) -> (&str, Option<&str>) {
+    const OPEN: &str = " (session ";
+    let t = text.trim_end();
+    if let Some(inner) = t.strip_suffix(')')
+        && let Some(i) = inner.rfind(OPEN)
+        && let id = &inner[i + OPEN.len()..]
+        && (1..=8).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return (inner[..i].trim_end(), Some(id));
+    }
+    (text, None)
+}
+
+/// How many entries were written after `cursor` (all when `None`): what the next dream will
+/// read. Whole lines only, as [`read_since`] reads them; unreadable files count as empty.
+pub fn count_since(memory_dir: &Path, cursor: Option<&LogCursor>) -> usize {
+    let mut count = 0;
+    for (_, rel) in log_files(memory_dir) {
+        let start = match cursor {
+            Some(c) if rel.as_str() < c.file.as_str() => continue,
+            Some(c) if rel == c.file => c.offset as usize,
+            _ => 0,
+        };
+        let Ok(bytes) = std::fs::read(memory_dir.join(&rel)) else { continue };
+        let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if start > end {
+            continue;
+        }
+        count +=
+            String::from_utf8_lossy(&bytes[start..end]).lines().filter(|l| parse_line(l).is_some()).count();
+    }
+    count
+}
+
 /// Parses one log line: `- [HH:MM] text`, or any other non-empty line as a stamp-less entry.
+/// The `(session …)` suffix of an extracted entry is left out of the text.
 fn parse_line(line: &str) -> Option<(Option<Time>, String)> {
     let body = line.trim();
     if body.is_empty() || body.starts_with('#') {
@@ -85,9 +154,9 @@ fn parse_line(line: &str) -> Option<(Option<Time>, String)> {
         && let (Ok(h), Ok(m)) = (h.parse::<i8>(), m.parse::<i8>())
         && let Ok(t) = Time::new(h, m, 0, 0)
     {
-        return Some((Some(t), text.trim().to_string()));
+        return Some((Some(t), split_session_suffix(text.trim()).0.to_string()));
     }
-    Some((None, body.to_string()))
+    Some((None, split_session_suffix(body).0.to_string()))
 }
 
 /// Every log file under `logs/`, as (date, relative path), oldest first.
@@ -221,6 +290,30 @@ mod tests {
         assert_eq!(new[0].line, 2);
         let (none, _) = read_since(tmp.path(), cur2.as_ref()).unwrap();
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn many_entries_go_in_one_write_and_the_session_suffix_is_not_text() {
+        let tmp = tempfile::tempdir().unwrap();
+        let now = zoned("2026-05-08T13:56:00Z");
+        let texts = vec!["We deploy with fly (session 1a2b3c4d)".to_string(), " ".into(), "b\nc".into()];
+        let (path, n) = append_all(tmp.path(), &now, &texts).unwrap().unwrap();
+        assert_eq!(n, 2);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "- [13:56] We deploy with fly (session 1a2b3c4d)\n- [13:56] b c\n"
+        );
+        assert!(append_all(tmp.path(), &now, &[" ".to_string()]).unwrap().is_none());
+        let (entries, cursor) = read_since(tmp.path(), None).unwrap();
+        assert_eq!(entries[0].text, "We deploy with fly");
+        assert_eq!(count_since(tmp.path(), None), 2);
+        assert_eq!(count_since(tmp.path(), cursor.as_ref()), 0);
+        append(tmp.path(), &now, "third").unwrap();
+        assert_eq!(count_since(tmp.path(), cursor.as_ref()), 1);
+        // Only the exact suffix shape is provenance.
+        assert_eq!(split_session_suffix("a (session 1a2b3c4d)"), ("a", Some("1a2b3c4d")));
+        assert_eq!(split_session_suffix("a (session of 1a2b3c4d)").1, None);
+        assert_eq!(split_session_suffix("a (session 1a2b3c4d9)").1, None);
     }
 
     #[test]

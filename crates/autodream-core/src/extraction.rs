@@ -1,0 +1,409 @@
+//! Per-turn extraction's bookkeeping: where extraction stopped in each transcript, who is
+//! extracting it now, and the loop that reads only the new part and writes to today's log.
+//!
+//! At the end of a turn (`Stop`), the hook asks [`wants_run`]: one `stat` of the transcript
+//! and one read of a small record, `<state>/extract/<key>.json`. Only when the transcript
+//! changed since extraction last looked does it start the detached extractor, which calls
+//! [`run`] with the rules of an engine (an [`Extractor`]: the offline engine's are in
+//! `autodream-offline`'s `extract_turns`). The guarantees live here, whatever the rules:
+//!
+//! - **One extractor per transcript.** [`run`] holds an exclusive `flock` on
+//!   `extract/<key>.lock` for as long as it works; a second one finds it taken and leaves
+//!   (the holder reads again before it lets go, so no growth is left behind).
+//! - **Only the new part, never twice.** The record keeps the byte offset after the last
+//!   turn written and a fingerprint of the transcript's first bytes. A transcript that is
+//!   shorter than the offset, or whose head changed (rewritten, replaced), is read again from
+//!   the start; the rules drop what memory or the logs already hold, so nothing is doubled.
+//! - **A kill loses at most one turn, and never writes half a line.** The entries of a turn
+//!   go to the daily log in one `write(2)` ([`daily_log::append_all`]); the offset moves past
+//!   the turn only after that write, atomically. A kill between the two leaves the turn to be
+//!   read again, and its entries are then found in the log and not written twice.
+//! - **Whole lines only.** A transcript line still being written is read next time; so is a
+//!   user's last prompt the agent has not answered yet (the rules say where to stop).
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use jiff::{Timestamp, Zoned};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::memdir::daily_log;
+use crate::memdir::{MemdirError, MemoryRoot, SafePathError};
+use crate::paths::Locations;
+
+/// The folder under the state folder holding one record (and one lock) per transcript.
+pub const EXTRACT_DIR: &str = "extract";
+/// How many leading bytes of a transcript its fingerprint covers.
+pub const HEAD_BYTES: u64 = 1024;
+/// How many times [`run`] reads again when the transcript grew while it worked.
+const MAX_PASSES: usize = 8;
+
+/// `extract = …` in the configuration.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExtractMode {
+    /// No per-turn extraction: only dreams read the sessions.
+    Off,
+    /// The offline engine's rules, no network (the default).
+    #[default]
+    Offline,
+}
+
+impl ExtractMode {
+    /// Reads a configured value; `agent` is refused with the reason.
+    pub fn parse(value: &str) -> Result<ExtractMode, String> {
+        match value {
+            "off" => Ok(ExtractMode::Off),
+            "offline" => Ok(ExtractMode::Offline),
+            "agent" => Err("\"agent\" per-turn extraction is not available yet: use \"offline\" (the default) or \"off\"".into()),
+            other => Err(format!("{other:?} is not one of off, offline")),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExtractMode::Off => "off",
+            ExtractMode::Offline => "offline",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractionError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Path(#[from] SafePathError),
+    #[error(transparent)]
+    Memdir(#[from] MemdirError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ExtractionError + '_ {
+    move |source| ExtractionError::Io { path: path.to_path_buf(), source }
+}
+
+/// Where extraction stands in one transcript: `<state>/extract/<key>.json`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The session id (the suffix of every entry takes its first 8 characters).
+    pub session: String,
+    pub transcript: PathBuf,
+    /// The byte offset after the last turn extracted: the next run starts here.
+    pub offset: u64,
+    /// The transcript's size when it was last read (the hook compares the size with it).
+    pub seen: u64,
+    /// SHA-256 (hex, first 16 digits) of the transcript's first `head_len` bytes.
+    pub head: String,
+    pub head_len: u64,
+    /// The last run that read something.
+    pub last_run: Option<Timestamp>,
+    /// Entries that run wrote.
+    pub last_written: usize,
+    /// Entries written from this transcript in all.
+    pub written: usize,
+}
+
+/// A file-name-safe key for a transcript: its file stem, with anything but `[A-Za-z0-9_-]`
+/// replaced (a long stem is cut).
+pub fn key_for(transcript: &Path) -> String {
+    let stem = transcript.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let key: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .take(120)
+        .collect();
+    if key.is_empty() { "transcript".into() } else { key }
+}
+
+fn record_rel(key: &str) -> PathBuf {
+    Path::new(EXTRACT_DIR).join(format!("{key}.json"))
+}
+
+fn lock_rel(key: &str) -> PathBuf {
+    Path::new(EXTRACT_DIR).join(format!("{key}.lock"))
+}
+
+/// The record of a transcript, if any (a damaged one reads as none: extraction starts over,
+/// and the rules drop what is already written).
+pub fn load(loc: &Locations, key: &str) -> Option<Progress> {
+    let bytes = std::fs::read(loc.state_dir().join(record_rel(key))).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn save(root: &MemoryRoot, key: &str, progress: &Progress) -> Result<(), ExtractionError> {
+    let json = serde_json::to_vec(progress).unwrap_or_default();
+    Ok(root.write_atomic(record_rel(key), &json)?)
+}
+
+/// The hook's question: did `transcript` change since extraction last read it? One `stat`
+/// and one read of a small file; `false` when the transcript cannot be read.
+pub fn wants_run(loc: &Locations, transcript: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(transcript) else { return false };
+    if !meta.is_file() {
+        return false;
+    }
+    let seen = load(loc, &key_for(transcript)).map_or(0, |p| p.seen);
+    meta.len() != seen
+}
+
+/// Every transcript's record, newest run first (for `status` and `watch`).
+pub fn all_progress(loc: &Locations) -> Vec<Progress> {
+    let mut out: Vec<Progress> = std::fs::read_dir(loc.state_dir().join(EXTRACT_DIR))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .filter_map(|e| serde_json::from_slice(&std::fs::read(e.path()).ok()?).ok())
+        .collect();
+    out.sort_by(|a: &Progress, b| b.last_run.cmp(&a.last_run).then_with(|| a.session.cmp(&b.session)));
+    out
+}
+
+/// Entries extraction wrote to the log of `today` (they end with `(session …)`).
+pub fn written_on(memory_dir: &Path, today: jiff::civil::Date) -> usize {
+    let Ok(text) = std::fs::read_to_string(daily_log::log_path(memory_dir, today)) else { return 0 };
+    text.lines().filter(|l| daily_log::split_session_suffix(l).1.is_some()).count()
+}
+
+/// Where the last dream stopped reading the logs (`None` before the first one).
+pub fn last_dream_cursor(loc: &Locations) -> Option<daily_log::LogCursor> {
+    let bytes = std::fs::read(loc.state_dir().join(crate::dream::LOG_CURSOR_FILE)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// The log entries written since the last dream: what the next one will read.
+pub fn log_entries_since_last_dream(loc: &Locations) -> usize {
+    daily_log::count_since(&loc.memory_dir, last_dream_cursor(loc).as_ref())
+}
+
+/// One transcript's last extraction, for `status` and `watch`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SessionSummary {
+    pub session: String,
+    pub last_run: Option<Timestamp>,
+    /// Entries the last run wrote.
+    pub last_written: usize,
+    /// Entries written from this session in all.
+    pub written: usize,
+}
+
+/// What extraction did, for `status` and `watch`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub mode: ExtractMode,
+    /// Log entries written since the last dream (by anyone): the next dream's input.
+    pub log_entries_since_last_dream: usize,
+    /// Entries extraction wrote to today's log.
+    pub written_today: usize,
+    /// Every transcript extraction read, the most recent first.
+    pub sessions: Vec<SessionSummary>,
+}
+
+impl Summary {
+    /// Reads the records and the logs; `today` is the local date of the log to count.
+    pub fn read(loc: &Locations, mode: ExtractMode, today: jiff::civil::Date) -> Summary {
+        let sessions = all_progress(loc)
+            .into_iter()
+            .map(|p| SessionSummary {
+                session: p.session,
+                last_run: p.last_run,
+                last_written: p.last_written,
+                written: p.written,
+            })
+            .collect();
+        Summary {
+            mode,
+            log_entries_since_last_dream: log_entries_since_last_dream(loc),
+            written_today: written_on(&loc.memory_dir, today),
+            sessions,
+        }
+    }
+
+    /// Lines for a person: the totals, then the `max_sessions` most recent sessions.
+    pub fn lines(&self, now: Timestamp, max_sessions: usize) -> Vec<String> {
+        let entries = |n: usize| if n == 1 { "1 entry".to_string() } else { format!("{n} entries") };
+        let mut out = vec![format!(
+            "{} · {} since the last dream · {} written today",
+            self.mode.as_str(),
+            format!("{} in the logs", entries(self.log_entries_since_last_dream)),
+            self.written_today
+        )];
+        for s in self.sessions.iter().take(max_sessions) {
+            let id: String = s.session.chars().take(8).collect();
+            let when = s.last_run.map_or("never".to_string(), |t| crate::clock::human_ago(t, now));
+            out.push(format!("{id}  {when}: {} ({} in all)", entries(s.last_written), s.written));
+        }
+        if self.sessions.len() > max_sessions {
+            out.push(format!("… and {} more sessions", self.sessions.len() - max_sessions));
+        }
+        out
+    }
+}
+
+/// The new part of a transcript, whole lines only, as handed to an [`Extractor`].
+#[derive(Debug)]
+pub struct Chunk<'a> {
+    pub text: &'a str,
+    /// The byte offset of `text` in the transcript.
+    pub start: u64,
+    /// The session id.
+    pub session: &'a str,
+    /// The transcript was read again from its start (rewritten or truncated).
+    pub restarted: bool,
+    /// The agent's last turn in `text` is finished (the hook ran at its end); `false` when
+    /// the transcript grew while extraction worked, so its last turn may still be going.
+    pub final_turn_complete: bool,
+}
+
+/// One turn the rules read, and what to write from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundTurn {
+    /// The transcript offset after the turn's last line.
+    pub end: u64,
+    /// The entries, without stamp or suffix; empty when the turn holds nothing to keep.
+    pub entries: Vec<String>,
+}
+
+/// What the rules made of a chunk.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Found {
+    /// Complete turns, in order.
+    pub turns: Vec<FoundTurn>,
+    /// Where the next run resumes: after the last complete turn (a trailing prompt not yet
+    /// answered is held back).
+    pub resume_at: u64,
+}
+
+/// An engine's extraction rules.
+pub trait Extractor {
+    /// The turns of `chunk` and what to keep from each. Entries already in memory or in the
+    /// logs must be left out here (the rules know how to compare); `written` holds the
+    /// entries this run wrote so far.
+    fn extract(&mut self, chunk: &Chunk<'_>, written: &[String]) -> Found;
+}
+
+/// What one [`run`] did.
+#[derive(Debug, Default, PartialEq)]
+pub struct RunReport {
+    /// Another extractor holds this transcript: nothing was done.
+    pub busy: bool,
+    pub turns: usize,
+    pub written: usize,
+    /// Bytes of transcript read.
+    pub bytes: u64,
+    pub restarted: bool,
+}
+
+/// A transcript's fingerprint: the first `len` bytes, hashed.
+fn fingerprint(file: &mut std::fs::File, len: u64, path: &Path) -> Result<String, ExtractionError> {
+    let mut buf = vec![0u8; len as usize];
+    file.seek(SeekFrom::Start(0)).map_err(io(path))?;
+    file.read_exact(&mut buf).map_err(io(path))?;
+    let digest = Sha256::digest(&buf);
+    Ok(digest.iter().take(8).map(|b| format!("{b:02x}")).collect())
+}
+
+/// Extracts what is new in `transcript` into today's log (see the module docs).
+/// `now` stamps the entries and names the log file.
+pub fn run(
+    loc: &Locations,
+    transcript: &Path,
+    session: &str,
+    now: &Zoned,
+    rules: &mut dyn Extractor,
+) -> Result<RunReport, ExtractionError> {
+    let key = key_for(transcript);
+    let root = MemoryRoot::create(&loc.state_dir())?;
+    let lock = root.open_append(lock_rel(&key))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Ok(RunReport { busy: true, ..Default::default() }),
+        Err(std::fs::TryLockError::Error(e)) => return Err(io(&root.join(lock_rel(&key)))(e)),
+    }
+    let mut report = RunReport::default();
+    let suffix: String = session.chars().take(8).collect();
+    let mut written: Vec<String> = Vec::new();
+    for pass in 0..MAX_PASSES {
+        let mut progress = load(loc, &key).unwrap_or_default();
+        let mut file = std::fs::File::open(transcript).map_err(io(transcript))?;
+        let size = file.metadata().map_err(io(transcript))?.len();
+        let mut restarted = false;
+        if progress.offset > 0 || progress.head_len > 0 {
+            let same_head = progress.head_len <= size
+                && fingerprint(&mut file, progress.head_len, transcript)? == progress.head;
+            if size < progress.offset || !same_head {
+                restarted = true;
+            }
+        }
+        if restarted {
+            let written_before = progress.written;
+            progress = Progress { written: written_before, ..Default::default() };
+            report.restarted = true;
+        }
+        if size == progress.seen && !restarted {
+            break;
+        }
+        progress.session = session.to_string();
+        progress.transcript = transcript.to_path_buf();
+        progress.head_len = size.min(HEAD_BYTES);
+        progress.head = fingerprint(&mut file, progress.head_len, transcript)?;
+        let start = progress.offset;
+        let mut bytes = Vec::with_capacity((size - start) as usize);
+        file.seek(SeekFrom::Start(start)).map_err(io(transcript))?;
+        file.take(size - start).read_to_end(&mut bytes).map_err(io(transcript))?;
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let text = String::from_utf8_lossy(&bytes[..whole]);
+        report.bytes += whole as u64;
+        let chunk = Chunk { text: &text, start, session, restarted, final_turn_complete: pass == 0 };
+        let found = if whole > 0 {
+            rules.extract(&chunk, &written)
+        } else {
+            Found { resume_at: start, ..Default::default() }
+        };
+        progress.last_written = 0;
+        for turn in found.turns {
+            report.turns += 1;
+            let lines: Vec<String> = turn.entries.iter().map(|e| format!("{e} (session {suffix})")).collect();
+            if let Some((_, n)) = daily_log::append_all(&loc.memory_dir, now, &lines)? {
+                report.written += n;
+                progress.written += n;
+                progress.last_written += n;
+            }
+            written.extend(turn.entries);
+            // Only after the append: a kill in between reads the turn again.
+            progress.offset = turn.end;
+            progress.last_run = Some(now.timestamp());
+            save(&root, &key, &progress)?;
+        }
+        progress.offset = found.resume_at.max(progress.offset);
+        progress.seen = size;
+        progress.last_run = Some(now.timestamp());
+        save(&root, &key, &progress)?;
+        // The transcript grew while we worked: read the rest before letting go.
+        let grown = std::fs::metadata(transcript).map(|m| m.len()).unwrap_or(size);
+        if grown == size {
+            break;
+        }
+    }
+    drop(lock);
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_file_names() {
+        assert_eq!(key_for(Path::new("/a/0b1c-2d.jsonl")), "0b1c-2d");
+        assert_eq!(key_for(Path::new("/a/x y/../é.jsonl")), "-");
+        assert_eq!(key_for(Path::new("/")), "transcript");
+    }
+
+    #[test]
+    fn agent_is_refused_with_the_reason() {
+        assert_eq!(ExtractMode::parse("off"), Ok(ExtractMode::Off));
+        assert!(ExtractMode::parse("agent").unwrap_err().contains("not available yet"));
+    }
+}

@@ -1,0 +1,276 @@
+//! Per-turn extraction with the offline engine's rules: from the new part of a transcript,
+//! the user's durable statements, one daily-log entry each.
+//!
+//! The transcript's new lines are cut into turns, a turn being a user's prompt and
+//! everything the agent did after it. For each turn:
+//! - a turn in which the agent wrote into the memory folder itself (a `Write`, `Edit`,
+//!   `MultiEdit` or `NotebookEdit` call whose file is under it) is skipped: the agent
+//!   already saved what it meant to;
+//! - the user's prose is picked out exactly as a dream picks it ([`said`]: no pasted
+//!   output, no injected blocks), and each sentence is judged by the dream's own test
+//!   ([`durable::judge`]): standing rules, corrections, project facts, people, decisions,
+//!   dates and references are kept; one-off requests, questions, status, chatter and
+//!   anything holding a secret are not;
+//! - what memory (MEMORY.md and the topic files) or the logs not yet dreamed over already
+//!   hold is dropped, by the dream's own comparison ([`memo::same_fact`]).
+//!
+//! A user's last prompt with no answer after it yet is held back for the next run. The
+//! bookkeeping (offsets, locking, the append) is `autodream_core::extraction`'s.
+
+use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
+use std::sync::LazyLock;
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use regex::Regex;
+use serde_json::Value;
+
+use autodream_core::extraction::{Chunk, Extractor, Found, FoundTurn};
+use autodream_core::memdir::daily_log;
+use autodream_core::memdir::{INDEX_FILE, LOGS_DIR};
+use autodream_core::sessions::{
+    ParsedSession, Role, SessionFile, SessionFormat, Turn, TurnKind, parse_session,
+};
+
+use crate::coding::durable::{self, Kind, Verdict};
+use crate::coding::{memo, said};
+
+/// Tools that write a file the agent names in `file_path` (or `notebook_path`).
+const WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// A sentence whose subject is a pronoun: it stands for something said before it, and a log
+/// entry alone cannot say what (the dream drops these too).
+static PRONOUN_SUBJECT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
+
+/// What is already known, as the dream's comparison keys.
+struct Known {
+    /// Lines of memory and log entries, with their word sets (a cheap filter before
+    /// [`memo::same_fact`]).
+    lines: Vec<(String, HashSet<String>)>,
+    keys: HashSet<String>,
+}
+
+impl Known {
+    fn new() -> Known {
+        Known { lines: Vec::new(), keys: HashSet::new() }
+    }
+
+    fn add(&mut self, text: &str) {
+        let key = memo::key_of(text);
+        if key.is_empty() || !self.keys.insert(key.clone()) {
+            return;
+        }
+        let words = key.split(' ').map(str::to_string).collect();
+        self.lines.push((text.to_string(), words));
+    }
+
+    fn holds(&self, text: &str) -> bool {
+        let key = memo::key_of(text);
+        if self.keys.contains(&key) {
+            return true;
+        }
+        let words: HashSet<&str> = key.split(' ').collect();
+        self.lines.iter().any(|(line, line_words)| {
+            let common = words.iter().filter(|w| line_words.contains(**w)).count();
+            // `same_fact` wants 80% of the union in common; half is a safe filter.
+            common * 2 >= words.len().max(line_words.len()) && memo::same_fact(line, text)
+        })
+    }
+}
+
+/// The offline engine's per-turn extractor for one memory folder.
+pub struct OfflineExtractor {
+    memory_dir: PathBuf,
+    known: Known,
+    now: Timestamp,
+    tz: TimeZone,
+}
+
+impl OfflineExtractor {
+    /// Reads what memory already holds: MEMORY.md and every topic file, today's log, and the
+    /// log entries written since `cursor` (the last dream's).
+    pub fn new(
+        memory_dir: &Path,
+        cursor: Option<&daily_log::LogCursor>,
+        now: Timestamp,
+        tz: TimeZone,
+    ) -> OfflineExtractor {
+        let mut known = Known::new();
+        for text in memory_texts(memory_dir) {
+            for line in text.lines() {
+                let line = line.trim().trim_start_matches(['-', '*']).trim();
+                if !line.is_empty() && !line.starts_with('#') {
+                    known.add(line);
+                }
+            }
+        }
+        let today = now.to_zoned(tz.clone()).date();
+        let mut entries = daily_log::read_since(memory_dir, cursor).map(|r| r.0).unwrap_or_default();
+        if let Ok(text) = std::fs::read_to_string(daily_log::log_path(memory_dir, today)) {
+            entries.extend(text.lines().filter_map(|l| {
+                let body = l.trim().strip_prefix("- [")?.split_once("] ")?.1;
+                Some(daily_log::LogEntry {
+                    date: today,
+                    time: None,
+                    at: now,
+                    text: daily_log::split_session_suffix(body).0.to_string(),
+                    file: String::new(),
+                    line: 0,
+                })
+            }));
+        }
+        for e in &entries {
+            known.add(&e.text);
+        }
+        OfflineExtractor { memory_dir: memory_dir.to_path_buf(), known, now, tz }
+    }
+
+    /// Is `path` (as the agent named it) inside the memory folder?
+    fn in_memory(&self, path: &str) -> bool {
+        let p = lexical(Path::new(path));
+        p.starts_with(lexical(&self.memory_dir))
+            || self.memory_dir.canonicalize().is_ok_and(|m| p.starts_with(m))
+    }
+
+    /// Did this transcript line write into the memory folder?
+    fn writes_memory(&self, line: &str) -> bool {
+        if !(line.contains("file_path") || line.contains("notebook_path")) || !line.contains("tool_use") {
+            return false;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(line) else { return false };
+        if v.get("type").and_then(Value::as_str) != Some("assistant") {
+            return false;
+        }
+        let Some(blocks) = v.pointer("/message/content").and_then(Value::as_array) else { return false };
+        blocks.iter().any(|b| {
+            let name = b.get("name").and_then(Value::as_str).unwrap_or("");
+            let is_call = b.get("type").and_then(Value::as_str).is_some_and(|t| t.ends_with("tool_use"));
+            let path = b.pointer("/input/file_path").or_else(|| b.pointer("/input/notebook_path"));
+            is_call
+                && WRITE_TOOLS.contains(&name)
+                && path.and_then(Value::as_str).is_some_and(|p| self.in_memory(p))
+        })
+    }
+
+    /// The durable statements of a turn's user text.
+    fn entries(&mut self, session: &ParsedSession, written: &[String]) -> Vec<String> {
+        let heard = said::hear(std::slice::from_ref(session), &[], self.now, &self.tz);
+        let mut out: Vec<String> = Vec::new();
+        for s in heard.sentences {
+            let Verdict::Keep(kept) = durable::judge(&s.text, s.date, false) else { continue };
+            let hole = PRONOUN_SUBJECT.is_match(&kept.text)
+                && !matches!(kept.kind, Kind::Preference | Kind::Correction);
+            if kept.refers_back || hole {
+                continue;
+            }
+            let text = daily_log::fold_line(&kept.text);
+            let again = |list: &[String]| list.iter().any(|w| memo::same_fact(w, &text));
+            if self.known.holds(&text) || again(written) || again(&out) {
+                continue;
+            }
+            out.push(text);
+        }
+        out
+    }
+}
+
+/// Is this turn the start of a user's turn: a prompt, or a slash command with arguments?
+fn opens_turn(turn: &Turn) -> bool {
+    turn.role == Role::User
+        && (turn.kind == TurnKind::Conversation
+            || turn.kind == TurnKind::Meta && turn.text.contains("<command-args>"))
+}
+
+impl Extractor for OfflineExtractor {
+    fn extract(&mut self, chunk: &Chunk<'_>, written: &[String]) -> Found {
+        // The byte offset after each line (lines are 1-based, as the parser numbers them).
+        let mut ends = vec![chunk.start];
+        let mut starts_writing = Vec::new();
+        let mut pos = chunk.start;
+        for line in chunk.text.split_inclusive('\n') {
+            pos += line.len() as u64;
+            ends.push(pos);
+            starts_writing.push(self.writes_memory(line));
+        }
+        let file = SessionFile { id: chunk.session.to_string(), path: PathBuf::new(), modified_at: self.now };
+        let parsed = parse_session(file.clone(), chunk.text, SessionFormat::Auto);
+        let format = parsed.format;
+        // Turns: each opening user turn with everything up to the next one.
+        let mut groups: Vec<Vec<Turn>> = Vec::new();
+        for turn in parsed.turns {
+            if opens_turn(&turn) || groups.is_empty() {
+                groups.push(Vec::new());
+            }
+            groups.last_mut().expect("pushed").push(turn);
+        }
+        let line_count = ends.len() - 1;
+        let mut found = Found { turns: Vec::new(), resume_at: ends[line_count] };
+        for (i, group) in groups.iter().enumerate() {
+            let first = group[0].line;
+            let last_line = groups.get(i + 1).map_or(line_count, |g| g[0].line - 1);
+            let answered = group.iter().any(|t| t.role != Role::User);
+            let is_last = i + 1 == groups.len();
+            if is_last && opens_turn(&group[0]) && (!answered || !chunk.final_turn_complete) {
+                found.resume_at = ends[first - 1];
+                break;
+            }
+            let end = ends[last_line];
+            if !opens_turn(&group[0]) {
+                // The tail of a turn read before: nothing of the user's in it.
+                found.turns.push(FoundTurn { end, entries: Vec::new() });
+                continue;
+            }
+            let wrote_memory = (first..=last_line).any(|l| starts_writing[l - 1]);
+            let entries = if wrote_memory {
+                Vec::new()
+            } else {
+                let users = group.iter().filter(|t| t.role == Role::User).cloned().collect();
+                let session = ParsedSession { file: file.clone(), format, turns: users, skipped_lines: 0 };
+                let mut so_far = written.to_vec();
+                so_far.extend(found.turns.iter().flat_map(|t| t.entries.iter().cloned()));
+                self.entries(&session, &so_far)
+            };
+            found.turns.push(FoundTurn { end, entries });
+        }
+        found
+    }
+}
+
+/// MEMORY.md and every topic file (`*.md` outside `logs/` and dot-folders).
+fn memory_texts(memory_dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![memory_dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Ok(ft) = e.file_type() else { continue };
+            if name.starts_with('.') || (dir == memory_dir && name == LOGS_DIR) {
+                continue;
+            }
+            if ft.is_dir() {
+                stack.push(e.path());
+            } else if ft.is_file() && (name.ends_with(".md") || name == INDEX_FILE) {
+                out.extend(std::fs::read_to_string(e.path()));
+            }
+        }
+    }
+    out
+}
+
+/// `path` with `.` and `..` resolved by name only.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
