@@ -102,6 +102,10 @@ pub struct Config {
     pub memory_budget_max_bytes: u64,
     /// The `exec` engine's command line (the prompt is given on stdin).
     pub exec_command: Option<String>,
+    /// Files the memory index is mirrored into after each dream, between autodream's
+    /// markers, for agents that do not load MEMORY.md (`AGENTS.md`, `GEMINI.md`): absolute
+    /// paths; a dream updates those in its project's folder.
+    pub mirror_index: Vec<PathBuf>,
     pub agent: AgentConfig,
     /// Per-turn extraction at the end of each turn: off | offline.
     pub extract: crate::extraction::ExtractMode,
@@ -126,6 +130,7 @@ impl Default for Config {
             memory_budget_ratio: 0.20,
             memory_budget_max_bytes: 256 * 1024,
             exec_command: None,
+            mirror_index: Vec::new(),
             agent: AgentConfig::default(),
             extract: crate::extraction::ExtractMode::Offline,
         }

@@ -12,6 +12,7 @@
 //! `clock`, `config`, `lock` and `gates`. The hook's process (stdin, the detached worker, its
 //! log) is the `autodream-hookproc` crate's.
 
+pub mod agents_md;
 pub mod clock;
 pub mod config;
 pub mod dream;

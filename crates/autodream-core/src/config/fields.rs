@@ -110,6 +110,31 @@ fn one_of(v: &Raw<'_>, allowed: &[&str]) -> Result<String, String> {
     }
 }
 
+/// A list of absolute paths: a TOML or JSON array of strings, or one string of
+/// comma-separated paths (environment and `--set`).
+fn path_list(v: &Raw<'_>) -> Result<Vec<PathBuf>, String> {
+    let strings = |a: Vec<Option<&str>>| -> Result<Vec<String>, String> {
+        a.into_iter()
+            .map(|x| x.map(str::to_string).ok_or_else(|| "expected a list of path strings".to_string()))
+            .collect()
+    };
+    let items: Vec<String> = match v {
+        Raw::Toml(toml::Value::Array(a)) => strings(a.iter().map(|x| x.as_str()).collect())?,
+        Raw::Json(serde_json::Value::Array(a)) => strings(a.iter().map(|x| x.as_str()).collect())?,
+        _ => match v.as_str() {
+            Some(s) => s.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect(),
+            None => return Err(format!("expected a list of paths, got {}", v.describe())),
+        },
+    };
+    items
+        .into_iter()
+        .map(|s| {
+            let p = PathBuf::from(&s);
+            if p.is_absolute() { Ok(p) } else { Err(format!("{s:?} is not an absolute path")) }
+        })
+        .collect()
+}
+
 /// Every configuration key, its setter and validation.
 pub(super) const FIELDS: &[(&str, Setter)] = &[
     ("enabled", |c, v| {
@@ -171,6 +196,10 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
     }),
     ("flags_file", |c, v| {
         c.flags_file = Some(PathBuf::from(string(v)?));
+        Ok(())
+    }),
+    ("mirror_index", |c, v| {
+        c.mirror_index = path_list(v)?;
         Ok(())
     }),
     ("memory_budget_ratio", |c, v| {

@@ -478,6 +478,10 @@ fn dream_body(
             applied.conflicts.join(", ")
         ));
     }
+    // autodream:mirror-index: keep the index in AGENTS.md / GEMINI.md (see agents_md.rs).
+    for problem in crate::agents_md::sync_after_dream(loc, cfg) {
+        message.push_str(&format!(" ({problem})"));
+    }
     Ok(DreamOutcome {
         task: progress.snapshot(),
         files,
