@@ -21,6 +21,7 @@ pub mod extraction;
 pub mod gates;
 pub mod hook;
 pub mod hygiene;
+pub mod install;
 pub mod lock;
 pub mod memdir;
 pub mod overrides;
