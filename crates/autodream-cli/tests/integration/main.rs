@@ -11,8 +11,8 @@
 mod cli_basics;
 mod coding_memory;
 mod dream_lifecycle;
-mod extraction;
 mod hook;
+mod mcp;
 // Shared with the `processes` binary: each binary uses only some of the helpers.
 #[allow(dead_code)]
 mod support;

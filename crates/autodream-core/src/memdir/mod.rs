@@ -17,6 +17,7 @@ pub mod atomic_write;
 pub mod daily_log;
 pub mod index;
 pub mod safe_path;
+pub mod search;
 pub mod topic;
 
 use std::path::{Path, PathBuf};
