@@ -109,6 +109,13 @@ pub struct Config {
     pub agent: AgentConfig,
     /// Per-turn extraction at the end of each turn: off | offline.
     pub extract: crate::extraction::ExtractMode,
+    /// `autodream daemon`: the local hours in which it may dream (`02:00-05:00`).
+    pub dream_window: crate::daemon::schedule::DreamWindow,
+    /// `autodream daemon`: minutes between two ticks.
+    pub tick_minutes: f64,
+    /// `autodream daemon`: new daily-log entries that are enough for a dream (as
+    /// `min_sessions` new sessions are).
+    pub min_log_entries: u32,
 }
 
 impl Default for Config {
@@ -133,6 +140,9 @@ impl Default for Config {
             mirror_index: Vec::new(),
             agent: AgentConfig::default(),
             extract: crate::extraction::ExtractMode::Offline,
+            dream_window: crate::daemon::schedule::DreamWindow::NIGHT,
+            tick_minutes: 15.0,
+            min_log_entries: 10,
         }
     }
 }

@@ -15,6 +15,7 @@
 pub mod agents_md;
 pub mod clock;
 pub mod config;
+pub mod daemon;
 pub mod dream;
 pub mod engine;
 pub mod extraction;

@@ -32,7 +32,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     let task = autodream_core::dream::task::load_effective(loc, ctx.clock, ctx.cfg());
     let now = ctx.clock.now();
     if args.json {
-        print_json(&json!({
+        print_json(&crate::commands::daemon::with_status_json(json!({
             "memory_dir": loc.memory_dir,
             "sessions_dir": loc.sessions_dir,
             "enabled": eval.gates.first().is_some_and(|g| g.pass),
@@ -46,7 +46,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
             "recovered": recovery,
             "sandbox": autodream_agent::landlock_status().to_string(),
             "extraction": extraction_summary(&ctx),
-        }))?;
+        }), &ctx))?;
         return Ok(0);
     }
     context::print_warnings(&ctx);
@@ -97,6 +97,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
         }
     }
     print_extraction(&ctx);
+    crate::commands::daemon::print_status(&ctx);
     if let Some(t) = &task {
         println!("dream     {}", t.one_line(now));
         for turn in t.turns.iter().rev().take(6).rev() {

@@ -47,7 +47,9 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
         let mut last = String::new();
         loop {
             let task = load();
-            let text = render(task.as_ref(), ctx.clock.now()).join("\n");
+            let mut lines = crate::commands::daemon::watch_lines(&ctx);
+            lines.extend(render(task.as_ref(), ctx.clock.now()));
+            let text = lines.join("\n");
             if text != last {
                 println!("{text}\n");
                 last = text;
@@ -65,7 +67,8 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
         loop {
             let task = load();
             execute!(out, cursor::MoveTo(0, 0), terminal::Clear(terminal::ClearType::All))?;
-            for l in render(task.as_ref(), ctx.clock.now()) {
+            let daemon = crate::commands::daemon::watch_lines(&ctx);
+            for l in daemon.into_iter().chain(render(task.as_ref(), ctx.clock.now())) {
                 write!(out, "{l}\r\n")?;
             }
             let running = task.as_ref().is_some_and(|t| t.state == TaskState::Running);

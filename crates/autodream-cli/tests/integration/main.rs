@@ -10,6 +10,7 @@
 
 mod cli_basics;
 mod coding_memory;
+mod daemon;
 mod dream_lifecycle;
 mod hook;
 mod mcp;

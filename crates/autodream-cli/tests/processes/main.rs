@@ -10,6 +10,7 @@
 //! rounds per process) and `AUTODREAM_FAULT_DREAMS` (SIGKILLed dreams). The figures of a
 //! large run are in `docs/reliability.md`.
 
+mod daemon;
 mod fault_injection;
 mod kill;
 mod lock_races;

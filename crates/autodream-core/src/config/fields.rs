@@ -214,6 +214,19 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         c.exec_command = Some(string(v)?);
         Ok(())
     }),
+    ("dream_window", |c, v| {
+        c.dream_window =
+            string(v)?.parse().map_err(|e: crate::daemon::schedule::WindowError| e.to_string())?;
+        Ok(())
+    }),
+    ("tick_minutes", |c, v| {
+        c.tick_minutes = pos_f64(v, 0.0, 24.0 * 60.0, false)?;
+        Ok(())
+    }),
+    ("min_log_entries", |c, v| {
+        c.min_log_entries = int(v, 0, 1_000_000)? as u32;
+        Ok(())
+    }),
     ("agent.provider", |c, v| {
         c.agent.provider = one_of(v, &["anthropic", "openai"])?;
         Ok(())
