@@ -251,7 +251,7 @@ set_mtime_ago() { touch -d "@$(($(date +%s) - $2))" "$1"; }
 
 # The agent's layout in the scratch dir: $T/home (HOME), $T/project (the agent's working
 # directory, not a git repository), the memory dir created by `autodream init`. Sets
-# PROJECT, MEMORY_DIR, SESSIONS_DIR, LOCK, STAMP as the binary itself resolves them.
+# PROJECT, MEMORY_DIR, SESSIONS_DIR, STATE_DIR, LOCK, STAMP as the binary itself resolves them.
 # shellcheck disable=SC2034 # the variables are for the scripts that source this file
 setup_layout() {
     mkdir -p "$T/home" "$T/project"
@@ -260,10 +260,11 @@ setup_layout() {
     status_json >"$T/status.json"
     MEMORY_DIR="$(json_get "$T/status.json" .memory_dir 'd["memory_dir"]')"
     SESSIONS_DIR="$(json_get "$T/status.json" .sessions_dir 'd["sessions_dir"]')"
+    STATE_DIR="$(json_get "$T/status.json" .state_dir 'd["state_dir"]')"
     [ -d "$MEMORY_DIR" ] || die "autodream init did not create $MEMORY_DIR"
     mkdir -p "$SESSIONS_DIR"
     LOCK="$MEMORY_DIR/.consolidate-lock"
-    STAMP="$MEMORY_DIR/.dream/scan-stamp"
+    STAMP="$STATE_DIR/scan-stamp"
 }
 
 # Checks that the gates are in the state a scenario claims, before timing it.
@@ -277,6 +278,6 @@ expect_first_failed_gate() { # expect_first_failed_gate NAME [env...]
 
 # Fails when a hook started a worker or left a task behind: a benchmark must not dream.
 expect_no_dream() {
-    [ ! -e "$MEMORY_DIR/.dream/task.json" ] || die "a dream was started (.dream/task.json exists)"
-    [ ! -s "$MEMORY_DIR/.dream/worker.log" ] || die "a worker ran: $(head -c 400 "$MEMORY_DIR/.dream/worker.log")"
+    [ ! -e "$STATE_DIR/task.json" ] || die "a dream was started (task.json exists in the state folder)"
+    [ ! -s "$STATE_DIR/worker.log" ] || die "a worker ran: $(head -c 400 "$STATE_DIR/worker.log")"
 }

@@ -491,10 +491,12 @@ fn the_lifecycle_applies_an_agent_dream_to_the_memory_dir() {
         warnings: vec![],
         file: None,
         auto_memory_off: None,
+        client_auto_dream: None,
         enabled_source: "test".into(),
     };
     let loc = Locations {
         memory_dir: fx.memory.clone(),
+            state_dir: fx.memory.with_file_name("state"),
         sessions_dir: fx.sessions.clone(),
         project_dir: fx.project.clone(),
     };
@@ -512,7 +514,7 @@ fn the_lifecycle_applies_an_agent_dream_to_the_memory_dir() {
         "lifecycle_release_topic",
         std::fs::read_to_string(fx.memory.join("project_release.md")).unwrap()
     );
-    let task = task::load(&fx.memory).expect("task.json");
+    let task = task::load(&loc).expect("task.json");
     assert_eq!(task.engine, "agent");
     assert_eq!(task.tokens, TokenUsage { input: 1300, output: 410, cache_read: 6200, cache_write: 2000 });
     assert!(task.cost_usd.unwrap() > 0.0);

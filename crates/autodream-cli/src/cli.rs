@@ -22,7 +22,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Create the memory directory (MEMORY.md, logs/, .dream/); never overwrites
+    /// Create the memory directory (MEMORY.md, logs/); never overwrites
     Init(commands::init::InitArgs),
     /// Append a note to today's daily log
     Log(commands::log::LogArgs),

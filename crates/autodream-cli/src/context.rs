@@ -3,13 +3,15 @@
 use autodream_core::Clock;
 use autodream_core::config::{Config, LoadedConfig};
 use autodream_core::overrides::{OverrideError, Overrides, Resolved, Strictness};
-use autodream_core::paths::Locations;
+use autodream_core::paths::{Locations, MemorySource};
 
 use crate::exit;
 use crate::global::GlobalArgs;
 
 pub struct Ctx {
     pub locations: Locations,
+    /// Where the memory folder came from (`--memory-dir`, a client setting, the layout…).
+    pub memory_source: Option<MemorySource>,
     pub config: LoadedConfig,
     pub clock: Clock,
     pub current_session: Option<String>,
@@ -41,7 +43,16 @@ pub fn build(global: &GlobalArgs) -> anyhow::Result<Ctx> {
     let overrides = Overrides::from(global);
     let Resolved { locations, config, clock } =
         overrides.resolve(Strictness::Strict).map_err(override_error)?;
-    Ok(Ctx { locations, config, clock, current_session: overrides.current_session })
+    // State an older autodream kept inside the memory folder moves out once, before any
+    // command reads it (the client would read its copies as memories).
+    match autodream_core::migrate::legacy_state(&locations) {
+        Ok(Some(said)) => eprintln!("note: {said}"),
+        Ok(None) => {}
+        Err(e) => eprintln!("warning: could not move old state out of the memory folder: {e}"),
+    }
+    let memory_source =
+        Locations::memory_source(&overrides.path_overrides(|| None), &locations.project_dir).ok();
+    Ok(Ctx { locations, memory_source, config, clock, current_session: overrides.current_session })
 }
 
 /// Prints configuration warnings on stderr (human commands).

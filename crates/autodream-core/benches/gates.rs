@@ -64,6 +64,7 @@ fn fixture(sessions: usize) -> Fixture {
     let tmp = tempfile::tempdir().expect("temp dir");
     let locations = Locations {
         memory_dir: tmp.path().join("memory"),
+            state_dir: tmp.path().join("state"),
         sessions_dir: tmp.path().join("sessions"),
         project_dir: tmp.path().to_path_buf(),
     };
@@ -99,6 +100,7 @@ fn config_with_min_sessions(min_sessions: u32) -> LoadedConfig {
         warnings: vec![],
         file: None,
         auto_memory_off: None,
+        client_auto_dream: None,
         enabled_source: "bench".into(),
     }
 }

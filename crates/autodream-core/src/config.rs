@@ -1,10 +1,16 @@
 //! Layered configuration, validated field by field.
 //!
 //! Sources, highest first: command-line flags, the environment (`AUTODREAM_<KEY>`), the
-//! user's config file (TOML), the agent's `settings.json` (`autoDreamEnabled`), the remote
-//! flags file (JSON: `enabled`, `minHours`, `minSessions`), built-in defaults. Each field is
-//! validated on its own: a wrong type, a negative, NaN or out-of-range value produces a
-//! warning naming the source and the field, and only that field falls back to the next source.
+//! user's config file (TOML), the remote flags file (JSON: `enabled`, `minHours`,
+//! `minSessions`), built-in defaults. Each field is validated on its own: a wrong type, a
+//! negative, NaN or out-of-range value produces a warning naming the source and the field,
+//! and only that field falls back to the next source.
+//!
+//! The client's settings are read for what they say about the client, not about us:
+//! `autoMemoryEnabled: false` (and the client's kill switches) turn auto memory off, which
+//! closes gate 1; `autoDreamEnabled` switches the client's own built-in dream, which
+//! `install` turns off so the two never dream the same folder — it is reported
+//! ([`LoadedConfig::client_auto_dream`]), never taken as autodream's own switch.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -77,6 +83,22 @@ impl Default for AgentConfig {
     }
 }
 
+/// The `claude` engine's settings (`[claude]` in the config file, `AUTODREAM_CLAUDE_*`): the
+/// user's own Claude Code client, run in print mode on the staging copy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaudeConfig {
+    /// The client's binary: a name looked up on `PATH`, or a path.
+    pub command: String,
+    /// The longest a dream may run before the client is stopped (minutes).
+    pub timeout_minutes: f64,
+}
+
+impl Default for ClaudeConfig {
+    fn default() -> Self {
+        ClaudeConfig { command: "claude".into(), timeout_minutes: 20.0 }
+    }
+}
+
 /// The effective configuration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Config {
@@ -92,7 +114,7 @@ pub struct Config {
     pub index_max_lines: usize,
     pub index_max_units: usize,
     pub sessions_format: SessionFormat,
-    /// The engine `run` and the background worker use: offline | hygiene | agent | exec.
+    /// The engine `run` and the background worker use: offline | hygiene | agent | claude.
     pub engine: String,
     /// The remote flags file (JSON).
     pub flags_file: Option<PathBuf>,
@@ -100,13 +122,14 @@ pub struct Config {
     pub memory_budget_ratio: f64,
     /// Offline engine: absolute cap on the memory size, in bytes.
     pub memory_budget_max_bytes: u64,
-    /// The `exec` engine's command line (the prompt is given on stdin).
-    pub exec_command: Option<String>,
     /// Files the memory index is mirrored into after each dream, between autodream's
     /// markers, for agents that do not load MEMORY.md (`AGENTS.md`, `GEMINI.md`): absolute
     /// paths; a dream updates those in its project's folder.
     pub mirror_index: Vec<PathBuf>,
     pub agent: AgentConfig,
+    pub claude: ClaudeConfig,
+    /// US dollars the LLM engines (agent, claude) may spend per local day; 0 = no limit.
+    pub max_cost_per_day: f64,
     /// Per-turn extraction at the end of each turn: off | offline.
     pub extract: crate::extraction::ExtractMode,
     /// `autodream daemon`: the local hours in which it may dream (`02:00-05:00`).
@@ -136,9 +159,10 @@ impl Default for Config {
             flags_file: None,
             memory_budget_ratio: 0.20,
             memory_budget_max_bytes: 256 * 1024,
-            exec_command: None,
             mirror_index: Vec::new(),
             agent: AgentConfig::default(),
+            claude: ClaudeConfig::default(),
+            max_cost_per_day: 0.0,
             extract: crate::extraction::ExtractMode::Offline,
             dream_window: crate::daemon::schedule::DreamWindow::NIGHT,
             tick_minutes: 15.0,
@@ -191,8 +215,18 @@ pub struct LoadedConfig {
     pub file: Option<PathBuf>,
     /// Set when the agent's own switches turn auto memory off (kill switch, settings).
     pub auto_memory_off: Option<Disabled>,
+    /// The client's `autoDreamEnabled`, when a settings file sets it: its own built-in dream,
+    /// which would consolidate the same folder (`doctor` warns unless it is `false`).
+    pub client_auto_dream: Option<ClientSetting>,
     /// Where `enabled` came from (for `status`).
     pub enabled_source: String,
+}
+
+/// A boolean the client's settings set, and the file that set it (the last one read wins).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClientSetting {
+    pub value: bool,
+    pub source: PathBuf,
 }
 
 /// Where to look; everything optional.
@@ -257,7 +291,9 @@ impl Builder {
         for (k, v) in table {
             let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             match v {
-                toml::Value::Table(t) if prefix.is_empty() && k == "agent" => self.apply_toml(source, t, k),
+                toml::Value::Table(t) if prefix.is_empty() && (k == "agent" || k == "claude") => {
+                    self.apply_toml(source, t, k)
+                }
                 _ => {
                     self.set(source, &key, Raw::Toml(v));
                 }
@@ -316,6 +352,7 @@ impl Config {
         let mut b =
             Builder { config: Config::default(), warnings: Vec::new(), enabled_source: "default".into() };
         let mut auto_memory_off = None;
+        let mut client_auto_dream = None;
 
         // The remote-mode hint from the agent's environment: lowest precedence.
         if env_truthy("CLAUDE_CODE_REMOTE") == Some(true) {
@@ -374,7 +411,7 @@ impl Config {
             }
         }
 
-        // 2. The agent's settings files: autoDreamEnabled, autoMemoryEnabled.
+        // 2. The client's settings files: autoMemoryEnabled, and autoDreamEnabled (reported).
         let mut settings = Vec::new();
         if let Some(base) = opts.agent_base.clone().or_else(|| crate::paths::agent_base_dir().ok()) {
             settings.push(base.join("settings.json"));
@@ -394,10 +431,11 @@ impl Config {
                 }
             };
             if let Some(v) = value.get("autoDreamEnabled") {
-                if v.is_boolean() {
-                    b.set(&source, "enabled", Raw::Json(v));
-                } else {
-                    b.warn(&source, "autoDreamEnabled", format!("expected true or false, got {v}; ignored"));
+                match v.as_bool() {
+                    Some(on) => client_auto_dream = Some(ClientSetting { value: on, source: path.clone() }),
+                    None => {
+                        b.warn(&source, "autoDreamEnabled", format!("expected true or false, got {v}; ignored"))
+                    }
                 }
             }
             if let Some(v) = value.get("autoMemoryEnabled").and_then(|v| v.as_bool()) {
@@ -429,10 +467,19 @@ impl Config {
             b.set(&source, key, Raw::Text(value));
         }
 
-        // The agent's kill switch beats every setting of ours.
+        // The client's own switches, as the client reads them: the first defined one wins.
         if let Some(off) = env_truthy("CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
             auto_memory_off =
                 off.then(|| Disabled { reason: "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set".into() });
+        } else if env_truthy("CLAUDE_CODE_SIMPLE") == Some(true) {
+            auto_memory_off =
+                Some(Disabled { reason: "CLAUDE_CODE_SIMPLE is set (--bare): the client has no auto memory".into() });
+        } else if env_truthy("CLAUDE_CODE_REMOTE") == Some(true)
+            && std::env::var_os("CLAUDE_CODE_REMOTE_MEMORY_DIR").is_none_or(|v| v.is_empty())
+        {
+            auto_memory_off = Some(Disabled {
+                reason: "CLAUDE_CODE_REMOTE is set without CLAUDE_CODE_REMOTE_MEMORY_DIR".into(),
+            });
         }
 
         Ok(LoadedConfig {
@@ -440,6 +487,7 @@ impl Config {
             warnings: b.warnings,
             file,
             auto_memory_off,
+            client_auto_dream,
             enabled_source: b.enabled_source,
         })
     }

@@ -11,7 +11,7 @@
 //! [`check`] stops at the first failure and touches the scan stamp when gate 3 passes (the
 //! hook path). [`explain`] computes every gate with no side effects (`status`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use jiff::Timestamp;
@@ -113,10 +113,11 @@ pub fn scan_stamp_path(locations: &Locations) -> PathBuf {
     locations.state_dir().join(SCAN_STAMP)
 }
 
-/// Records a session scan now (the stamp's mtime), without following a link in `.dream/`.
+/// Records a session scan now (the stamp's mtime), without following a link in the state
+/// folder.
 pub fn touch_scan_stamp(locations: &Locations, now: SystemTime) -> std::io::Result<()> {
-    let root = crate::memdir::MemoryRoot::create(&locations.memory_dir)?;
-    root.touch(Path::new(crate::memdir::STATE_DIR).join(SCAN_STAMP), now)?;
+    let root = crate::memdir::MemoryRoot::create(&locations.state_dir)?;
+    root.touch(SCAN_STAMP, now)?;
     Ok(())
 }
 
@@ -369,6 +370,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let loc = Locations {
             memory_dir: tmp.path().join("memory"),
+            state_dir: tmp.path().join("state"),
             sessions_dir: tmp.path().join("sessions"),
             project_dir: tmp.path().to_path_buf(),
         };
@@ -379,6 +381,7 @@ mod tests {
             warnings: vec![],
             file: None,
             auto_memory_off: None,
+            client_auto_dream: None,
             enabled_source: "default".into(),
         };
         Fixture { _tmp: tmp, loc, cfg }

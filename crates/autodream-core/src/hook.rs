@@ -104,8 +104,12 @@ pub fn evaluate(
     let overrides = opts.path_overrides(|| input.cwd.clone().filter(|c| c.is_dir()));
     let locations = Locations::resolve(&overrides)?;
 
-    // A finished dream is announced once, whatever the gates say now.
-    if let Some(message) = announce::take(&locations.memory_dir) {
+    // A finished dream is announced once, whatever the gates say now, and only where the
+    // client shows it: a Stop hook's message (SessionEnd output is discarded). A caller that
+    // names no event (run by hand, another agent's notifier) gets it too.
+    if shows_announcements(input.hook_event_name.as_deref())
+        && let Some(message) = announce::take(&locations)
+    {
         announce(&message);
     }
 
@@ -155,4 +159,10 @@ fn extract_plan(
     }
     let session = session.map(str::to_string).unwrap_or_else(|| crate::extraction::key_for(transcript));
     Some(ExtractPlan { locations: locations.clone(), session, transcript: transcript.to_path_buf() })
+}
+
+/// Whether the client shows this hook event's `systemMessage` to the user: `Stop` (and a
+/// caller that names no event); never `SessionEnd`, whose output the client discards.
+pub fn shows_announcements(event: Option<&str>) -> bool {
+    matches!(event, None | Some("Stop"))
 }

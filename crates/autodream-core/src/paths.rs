@@ -1,11 +1,17 @@
-//! Where memory and sessions live.
+//! Where memory, sessions and autodream's own state live.
 //!
 //! autodream drops into the coding agent's own layout: transcripts under
-//! `<base>/projects/<sanitised cwd>/` and memory under
-//! `<base>/projects/<sanitised git root>/memory/`, where `<base>` is `$CLAUDE_CONFIG_DIR` or
-//! `~/.claude`. The two keys differ on purpose: every worktree of a repository shares one
+//! `<base>/projects/<sanitised cwd>/` and memory where the client itself looks for it (see
+//! [`client_memory_dir`]: its two environment overrides, its `autoMemoryDirectory` setting,
+//! else `<base>/projects/<sanitised git root>/memory/`), where `<base>` is `$CLAUDE_CONFIG_DIR`
+//! or `~/.claude`. The two keys differ on purpose: every worktree of a repository shares one
 //! memory, while transcripts are filed by the directory the agent was started in.
 //! Flags and `AUTODREAM_*` variables override both.
+//!
+//! The engine's own state (task, scan stamp, journal, history, staging, the offline engine's
+//! records and archive) lives outside the memory folder, because the client reads every
+//! `*.md` below it as a memory: `$AUTODREAM_STATE_DIR`, else `$XDG_STATE_HOME/autodream`, else
+//! `~/.local/state/autodream`, then one folder per memory folder (its sanitised path).
 
 use std::path::{Path, PathBuf};
 
@@ -23,8 +29,11 @@ pub struct PathOverrides {
 /// The resolved locations autodream works with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locations {
-    /// The memory directory (MEMORY.md, topic files, logs/, .dream/).
+    /// The memory directory: MEMORY.md, topic files, `logs/` and the lock, nothing else.
     pub memory_dir: PathBuf,
+    /// autodream's own state for this memory directory (task, history, staging, …), kept
+    /// where the client does not read memories.
+    pub state_dir: PathBuf,
     /// The folder holding this project's session transcripts.
     pub sessions_dir: PathBuf,
     /// The project the agent works in (`--project`, else the working directory).
@@ -39,6 +48,143 @@ pub enum PathError {
     NoHome,
     #[error("project directory {0} does not exist")]
     MissingProject(PathBuf),
+    #[error("no place for autodream's state: set HOME, XDG_STATE_HOME or AUTODREAM_STATE_DIR")]
+    NoStateHome,
+}
+
+/// Where the memory folder came from, for `status` and `doctor`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemorySource {
+    /// `--memory-dir`.
+    Flag,
+    /// `AUTODREAM_MEMORY_DIR`.
+    AutodreamEnv,
+    /// The client's `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`.
+    CoworkOverride,
+    /// `autoMemoryDirectory` in the named settings file.
+    Setting(PathBuf),
+    /// `<base>/projects/<key>/memory/`, with the base from `CLAUDE_CODE_REMOTE_MEMORY_DIR`
+    /// (`remote`) or the config home.
+    Layout { remote: bool },
+}
+
+impl std::fmt::Display for MemorySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemorySource::Flag => write!(f, "--memory-dir"),
+            MemorySource::AutodreamEnv => write!(f, "AUTODREAM_MEMORY_DIR"),
+            MemorySource::CoworkOverride => write!(f, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"),
+            MemorySource::Setting(p) => write!(f, "autoMemoryDirectory in {}", p.display()),
+            MemorySource::Layout { remote: true } => {
+                write!(f, "the client's layout under CLAUDE_CODE_REMOTE_MEMORY_DIR")
+            }
+            MemorySource::Layout { remote: false } => write!(f, "the client's layout under its config home"),
+        }
+    }
+}
+
+/// The memory folder the client loads for a project, by the client's own rules, first that
+/// applies: `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE` (taken as given); `autoMemoryDirectory` from
+/// the managed policy, local, project, then user settings (`~` expanded; a relative path, a
+/// bare `~` or a path with NUL is ignored, as the client ignores it); else
+/// `<CLAUDE_CODE_REMOTE_MEMORY_DIR or the config home>/projects/<key>/memory`, the key being
+/// the sanitised canonical git root (else the project folder). NFC-normalised, like the client.
+pub fn client_memory_dir(project_dir: &Path) -> Result<(PathBuf, MemorySource), PathError> {
+    if let Some(p) = non_empty_env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE") {
+        return Ok((nfc_path(&p), MemorySource::CoworkOverride));
+    }
+    for settings in client_settings_files(project_dir) {
+        let Ok(text) = std::fs::read_to_string(&settings) else { continue };
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        let Some(dir) = value.get("autoMemoryDirectory").and_then(|v| v.as_str()) else { continue };
+        if let Some(dir) = valid_memory_setting(dir) {
+            return Ok((dir, MemorySource::Setting(settings)));
+        }
+    }
+    let (base, remote) = match non_empty_env("CLAUDE_CODE_REMOTE_MEMORY_DIR") {
+        Some(dir) => (PathBuf::from(dir), true),
+        None => (agent_base_dir()?, false),
+    };
+    let key_dir = canonical_git_root(project_dir).unwrap_or_else(|| project_dir.to_path_buf());
+    let dir = base.join("projects").join(sanitise(&key_dir.to_string_lossy())).join("memory");
+    Ok((nfc_path(&dir.to_string_lossy()), MemorySource::Layout { remote }))
+}
+
+/// The client's settings files that may set `autoMemoryDirectory`, highest precedence first:
+/// the managed policy file, then the project's local and shared settings, then the user's.
+pub fn client_settings_files(project_dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(policy) = managed_settings_file() {
+        out.push(policy);
+    }
+    out.push(project_dir.join(".claude").join("settings.local.json"));
+    out.push(project_dir.join(".claude").join("settings.json"));
+    if let Ok(base) = agent_base_dir() {
+        out.push(base.join("settings.json"));
+    }
+    out
+}
+
+/// The managed (policy) settings file of the platform.
+fn managed_settings_file() -> Option<PathBuf> {
+    if cfg!(target_os = "macos") {
+        Some(PathBuf::from("/Library/Application Support/ClaudeCode/managed-settings.json"))
+    } else if cfg!(unix) {
+        Some(PathBuf::from("/etc/claude-code/managed-settings.json"))
+    } else {
+        None
+    }
+}
+
+/// An `autoMemoryDirectory` value as the client accepts it: absolute or `~/…`, at least three
+/// characters without trailing separators, no NUL, never the home folder itself or above it.
+fn valid_memory_setting(raw: &str) -> Option<PathBuf> {
+    let trimmed = raw.trim_end_matches(['/', '\\']);
+    if raw.contains('\0') || trimmed.len() < 3 && !trimmed.starts_with("~/") {
+        return None;
+    }
+    let expanded = if let Some(rest) = raw.strip_prefix("~/") {
+        let rest = rest.trim_end_matches(['/', '\\']);
+        // `~/`, `~/.` and `~/..` would be the home folder or above it.
+        if rest.is_empty() || rest == "." || rest == ".." || rest.starts_with("../") {
+            return None;
+        }
+        home_dir()?.join(rest)
+    } else if raw == "~" || raw.starts_with('~') {
+        return None;
+    } else {
+        PathBuf::from(trimmed)
+    };
+    if !expanded.is_absolute() || trimmed.starts_with("//") {
+        return None;
+    }
+    Some(nfc_path(&expanded.to_string_lossy()))
+}
+
+fn nfc_path(p: &str) -> PathBuf {
+    use unicode_normalization::UnicodeNormalization;
+    let s: String = p.nfc().collect();
+    // The client's path ends with a separator; ours is a folder path without one.
+    let s = s.trim_end_matches('/');
+    PathBuf::from(if s.is_empty() { "/" } else { s })
+}
+
+/// The base folder of autodream's state: `$AUTODREAM_STATE_DIR`, else
+/// `$XDG_STATE_HOME/autodream`, else `~/.local/state/autodream`.
+pub fn state_base_dir() -> Result<PathBuf, PathError> {
+    if let Some(dir) = non_empty_env("AUTODREAM_STATE_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    if let Some(dir) = non_empty_env("XDG_STATE_HOME").filter(|d| Path::new(d).is_absolute()) {
+        return Ok(PathBuf::from(dir).join("autodream"));
+    }
+    home_dir().map(|h| h.join(".local").join("state").join("autodream")).ok_or(PathError::NoStateHome)
+}
+
+/// autodream's state folder for one memory folder: the base, then the memory folder's path
+/// sanitised as the client names its project folders.
+pub fn state_dir_for(memory_dir: &Path) -> Result<PathBuf, PathError> {
+    Ok(state_base_dir()?.join(sanitise(&memory_dir.to_string_lossy())))
 }
 
 /// Replaces every character outside `[A-Za-z0-9]` with `-`, as the agent names its project
@@ -132,17 +278,7 @@ impl Locations {
             }
             None => std::env::current_dir().map_err(PathError::Cwd)?,
         };
-        let memory_dir = match overrides
-            .memory_dir
-            .clone()
-            .or_else(|| non_empty_env("AUTODREAM_MEMORY_DIR").map(PathBuf::from))
-        {
-            Some(p) => absolute(&p)?,
-            None => {
-                let key_dir = canonical_git_root(&project_dir).unwrap_or_else(|| project_dir.clone());
-                agent_base_dir()?.join("projects").join(sanitise(&key_dir.to_string_lossy())).join("memory")
-            }
-        };
+        let (memory_dir, _) = memory_dir_of(overrides, &project_dir)?;
         let sessions_dir = match overrides
             .sessions_dir
             .clone()
@@ -151,7 +287,20 @@ impl Locations {
             Some(p) => absolute(&p)?,
             None => agent_base_dir()?.join("projects").join(sanitise(&project_dir.to_string_lossy())),
         };
-        Ok(Locations { memory_dir, sessions_dir, project_dir })
+        let state_dir = state_dir_for(&memory_dir)?;
+        Ok(Locations { memory_dir, state_dir, sessions_dir, project_dir })
+    }
+
+    /// Where the memory folder comes from with these overrides (for `status` and `doctor`).
+    pub fn memory_source(overrides: &PathOverrides, project_dir: &Path) -> Result<MemorySource, PathError> {
+        Ok(memory_dir_of(overrides, project_dir)?.1)
+    }
+
+    /// Locations for a memory folder given outright, with the state folder beside nothing:
+    /// where [`state_dir_for`] puts it.
+    pub fn for_memory(memory_dir: PathBuf, sessions_dir: PathBuf, project_dir: PathBuf) -> Result<Locations, PathError> {
+        let state_dir = state_dir_for(&memory_dir)?;
+        Ok(Locations { memory_dir, state_dir, sessions_dir, project_dir })
     }
 
     /// The sessions folder of another working directory (the hook's `cwd`).
@@ -171,10 +320,27 @@ impl Locations {
         self.memory_dir.join(crate::lock::LOCK_FILE)
     }
 
-    /// `.dream/`: the engine's own state (task, scan stamp, history, staging).
+    /// The engine's own state (task, scan stamp, journal, history, staging, worker log).
     pub fn state_dir(&self) -> PathBuf {
-        self.memory_dir.join(crate::memdir::STATE_DIR)
+        self.state_dir.clone()
     }
+
+    /// Engine data that dreams change with the memory (the offline engine's records and
+    /// archive): inside a dream it appears in the staging copy at the same relative paths.
+    pub fn engine_data_dir(&self) -> PathBuf {
+        self.state_dir.join(crate::memdir::ENGINE_DATA_DIR)
+    }
+}
+
+/// The memory folder: `--memory-dir`, `AUTODREAM_MEMORY_DIR`, else the client's own.
+fn memory_dir_of(overrides: &PathOverrides, project_dir: &Path) -> Result<(PathBuf, MemorySource), PathError> {
+    if let Some(p) = &overrides.memory_dir {
+        return Ok((absolute(p)?, MemorySource::Flag));
+    }
+    if let Some(p) = non_empty_env("AUTODREAM_MEMORY_DIR") {
+        return Ok((absolute(Path::new(&p))?, MemorySource::AutodreamEnv));
+    }
+    client_memory_dir(project_dir)
 }
 
 fn absolute(p: &Path) -> Result<PathBuf, PathError> {

@@ -4,12 +4,18 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// The state folder of `mem` (set explicitly, so the test need not know the default).
+fn state_of(mem: &std::path::Path) -> std::path::PathBuf {
+    mem.parent().unwrap().join("state")
+}
+
 fn run_hook(mem: &std::path::Path, sessions: &std::path::Path, stdin: &[u8]) -> std::process::Output {
     let home = mem.parent().unwrap().join("home");
     let mut child = Command::new(env!("CARGO_BIN_EXE_autodream-hook"))
         .args(["--memory-dir".as_ref(), mem.as_os_str(), "--sessions-dir".as_ref(), sessions.as_os_str()])
         .env_clear()
         .env("HOME", &home)
+        .env("AUTODREAM_STATE_DIR", state_of(mem))
         .env("TZ", "UTC")
         .env("AUTODREAM_NOW", "2026-05-08T12:00:00Z")
         .env("AUTODREAM_BIN", "/nonexistent/autodream")
@@ -41,7 +47,8 @@ fn closed_gates_are_silent_and_the_time_gate_keeps_the_scan_untouched() {
     let out = run_hook(&mem, &sessions, br#"{"session_id":"s","cwd":"/","hook_event_name":"Stop"}"#);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
-    assert!(!mem.join(".dream/scan-stamp").exists(), "the scan ran with the time gate closed");
+    let stamp = state_of(&mem).join(autodream_core::paths::sanitise(&mem.to_string_lossy())).join("scan-stamp");
+    assert!(!stamp.exists(), "the scan ran with the time gate closed");
 
     // A day later the time gate opens: the scan runs (stamp touched), the sessions gate
     // closes (no sessions), still silent.
@@ -49,17 +56,23 @@ fn closed_gates_are_silent_and_the_time_gate_keeps_the_scan_untouched() {
     let out = run_hook(&mem, &sessions, b"not json at all");
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
-    assert!(mem.join(".dream/scan-stamp").exists(), "the gates did not reach the scan");
+    assert!(stamp.exists(), "the gates did not reach the scan");
+    assert!(!mem.join(".dream").exists(), "engine state stays out of the memory folder");
 }
 
 #[test]
 fn a_pending_announcement_is_printed_once() {
     let tmp = tempfile::tempdir().unwrap();
     let mem = tmp.path().join("memory");
-    std::fs::create_dir_all(mem.join(".dream")).unwrap();
-    std::fs::write(mem.join(".dream/announce"), "Improved 3 files").unwrap();
-    let out = run_hook(&mem, &tmp.path().join("s"), b"");
+    let state = state_of(&mem).join(autodream_core::paths::sanitise(&mem.to_string_lossy()));
+    std::fs::create_dir_all(&mem).unwrap();
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("announce"), "Improved 3 files").unwrap();
+    // SessionEnd output is discarded by the client: it leaves the message for a Stop hook.
+    let ended = run_hook(&mem, &tmp.path().join("s"), br#"{"hook_event_name":"SessionEnd","reason":"other"}"#);
+    assert!(ended.stdout.is_empty(), "{ended:?}");
+    let out = run_hook(&mem, &tmp.path().join("s"), br#"{"hook_event_name":"Stop"}"#);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"systemMessage\":\"Improved 3 files\"}\n");
-    let again = run_hook(&mem, &tmp.path().join("s"), b"");
+    let again = run_hook(&mem, &tmp.path().join("s"), br#"{"hook_event_name":"Stop"}"#);
     assert!(again.stdout.is_empty());
 }

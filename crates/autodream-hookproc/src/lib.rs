@@ -4,7 +4,7 @@
 //! The decision (announce once, gates 1–4) is `autodream_core::hook`'s; this crate holds
 //! what only a process does around it: reading the agent's JSON from stdin without ever
 //! blocking it for long ([`read_stdin`]), starting the background worker detached
-//! ([`spawn_worker`]) and appending to its log, `.dream/worker.log` ([`log_line`]).
+//! ([`spawn_worker`]) and appending to its log, `worker.log` in the state folder ([`log_line`]).
 //! Nothing here blocks or fails the agent: every error is swallowed, nothing is printed
 //! while the gates are closed, and stdin is read for at most ~200 ms.
 
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use autodream_core::Clock;
 use autodream_core::dream::WORKER_LOG;
 use autodream_core::hook::{self, HookInput};
-use autodream_core::memdir::{MemoryRoot, STATE_DIR};
+use autodream_core::memdir::MemoryRoot;
 use autodream_core::overrides::Overrides;
 use autodream_core::paths::Locations;
 
@@ -105,13 +105,13 @@ fn readable(_timeout: Duration) -> bool {
     true
 }
 
-/// `.dream/worker.log`, opened for appending from the memory folder without following links.
+/// The worker log in the state folder, opened for appending without following links.
 fn open_worker_log(loc: &Locations) -> std::io::Result<std::fs::File> {
-    let root = MemoryRoot::create(&loc.memory_dir)?;
-    Ok(root.open_append(Path::new(STATE_DIR).join(WORKER_LOG))?)
+    let root = MemoryRoot::create(&loc.state_dir)?;
+    Ok(root.open_append(WORKER_LOG)?)
 }
 
-/// Appends a line to `.dream/worker.log`.
+/// Appends a line to the worker log.
 pub fn log_line(loc: &Locations, clock: Clock, msg: &str) {
     if let Ok(mut f) = open_worker_log(loc) {
         let _ = writeln!(f, "{} [{}] {msg}", clock.now(), std::process::id());
@@ -119,7 +119,7 @@ pub fn log_line(loc: &Locations, clock: Clock, msg: &str) {
 }
 
 /// Starts `exe` with `argv` (from [`Overrides::to_worker_argv`]) detached (new session,
-/// stdio to `.dream/worker.log`) and returns at once.
+/// stdio to the worker log) and returns at once.
 pub fn spawn_worker(exe: &Path, loc: &Locations, clock: Clock, argv: Vec<OsString>) -> std::io::Result<()> {
     let log = open_worker_log(loc)?;
     let mut cmd = Command::new(exe);

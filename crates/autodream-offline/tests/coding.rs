@@ -281,7 +281,7 @@ fn every_fact_knows_its_session_time_and_line_through_merges() {
         &[session("p2", "2026-05-06T09:00:00Z", &["Hi.", "Always run cargo fmt before you commit!"])],
         "2026-05-06T10:00:00Z",
     );
-    let found = provenance::find(memory, "cargo fmt");
+    let found = provenance::find(memory, memory, "cargo fmt");
     assert_eq!(found.len(), 1, "{found:?}");
     let f = &found[0];
     assert_eq!(f.file, "git-workflow.md");

@@ -317,6 +317,7 @@ mod tests {
         // The staging copy exactly as the lifecycle makes it.
         let loc = autodream_core::paths::Locations {
             memory_dir: memory.clone(),
+            state_dir: memory.clone().with_file_name("state"),
             sessions_dir: base.join("sessions"),
             project_dir: base.clone(),
         };

@@ -15,8 +15,8 @@ pub struct DiffArgs {
 
 pub fn run(global: &GlobalArgs, args: DiffArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
-    let m = history::find(&ctx.locations.memory_dir, args.task.as_deref())?;
-    print!("{}", history::diff(&ctx.locations.memory_dir, &m));
+    let m = history::find(&ctx.locations, args.task.as_deref())?;
+    print!("{}", history::diff(&ctx.locations, &m));
     if !m.conflicts.is_empty() {
         eprintln!("note: kept the newer disk versions of {}", m.conflicts.join(", "));
     }

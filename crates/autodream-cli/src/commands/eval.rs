@@ -91,6 +91,7 @@ pub fn run(global: &GlobalArgs, args: EvalArgs) -> anyhow::Result<u8> {
     let mut dreamer = |req: &autodream_eval::DreamRequest| -> Result<(), String> {
         let loc = Locations {
             memory_dir: req.memory_dir.clone(),
+            state_dir: req.memory_dir.with_file_name("autodream-state"),
             sessions_dir: req.sessions_dir.clone(),
             project_dir: req.sessions_dir.parent().unwrap_or(&req.sessions_dir).to_path_buf(),
         };

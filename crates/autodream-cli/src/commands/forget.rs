@@ -36,7 +36,7 @@ pub fn run(global: &GlobalArgs, args: ForgetArgs) -> anyhow::Result<u8> {
         return Err(exit::usage("TEXT is empty: give the words of the fact to forget"));
     }
     // Nothing matches: say so without taking the lock.
-    if provenance::find(&ctx.locations.memory_dir, &query).is_empty() {
+    if provenance::find(&ctx.locations.memory_dir, &ctx.locations.engine_data_dir(), &query).is_empty() {
         anyhow::bail!("no fact holds {query:?}; nothing was forgotten");
     }
     let engine = ForgetEngine::new(&query);

@@ -17,7 +17,7 @@ pub struct HistoryArgs {
 
 pub fn run(global: &GlobalArgs, args: HistoryArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
-    let all = history::list(&ctx.locations.memory_dir);
+    let all = history::list(&ctx.locations);
     if args.json {
         print_json(&serde_json::json!({ "dreams": all }))?;
         return Ok(0);

@@ -6,6 +6,7 @@ use serde_json::json;
 use autodream_core::clock::human_ago;
 use autodream_core::gates::{self, GateInput};
 use autodream_core::memdir::index;
+use autodream_core::paths::MemorySource;
 
 use crate::commands::print_json;
 use crate::context;
@@ -32,27 +33,38 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     let task = autodream_core::dream::task::load_effective(loc, ctx.clock, ctx.cfg());
     let now = ctx.clock.now();
     if args.json {
-        print_json(&crate::commands::daemon::with_status_json(json!({
-            "memory_dir": loc.memory_dir,
-            "sessions_dir": loc.sessions_dir,
-            "enabled": eval.gates.first().is_some_and(|g| g.pass),
-            "last_consolidated_at": eval.last_consolidated_at,
-            "next_eligible_at": eval.next_eligible_at,
-            "config_file": ctx.config.file,
-            "config_warnings": ctx.config.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
-            "gates": eval.gates,
-            "would_dream": eval.all_pass(),
-            "task": task,
-            "recovered": recovery,
-            "sandbox": autodream_agent::landlock_status().to_string(),
-            "extraction": extraction_summary(&ctx),
-        }), &ctx))?;
+        print_json(&crate::commands::daemon::with_status_json(
+            json!({
+                "memory_dir": loc.memory_dir,
+                "memory_source": ctx.memory_source.as_ref().map(|s| s.to_string()),
+                "state_dir": loc.state_dir,
+                "sessions_dir": loc.sessions_dir,
+                "enabled": eval.gates.first().is_some_and(|g| g.pass),
+                "last_consolidated_at": eval.last_consolidated_at,
+                "next_eligible_at": eval.next_eligible_at,
+                "config_file": ctx.config.file,
+                "config_warnings": ctx.config.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+                "gates": eval.gates,
+                "would_dream": eval.all_pass(),
+                "task": task,
+                "recovered": recovery,
+                "sandbox": autodream_agent::landlock_status().to_string(),
+                "extraction": extraction_summary(&ctx),
+                "cost": cost_report(&ctx),
+            }),
+            &ctx,
+        ))?;
         return Ok(0);
     }
     context::print_warnings(&ctx);
     let cfg = ctx.cfg();
     let idx = index::check(&loc.memory_dir, cfg.index_max_lines, cfg.index_max_units).ok();
     println!("memory    {}", loc.memory_dir.display());
+    if let Some(source @ (MemorySource::Setting(_) | MemorySource::CoworkOverride | MemorySource::Layout { remote: true })) =
+        &ctx.memory_source
+    {
+        println!("          where the client loads it: {source}");
+    }
     if let Some(r) = &idx {
         println!(
             "          MEMORY.md {} lines, {} topic files{}",
@@ -97,6 +109,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
         }
     }
     print_extraction(&ctx);
+    print_cost(&ctx);
     crate::commands::daemon::print_status(&ctx);
     if let Some(t) = &task {
         println!("dream     {}", t.one_line(now));
@@ -118,5 +131,16 @@ fn print_extraction(ctx: &context::Ctx) {
     let lines = extraction_summary(ctx).lines(ctx.clock.now(), 5);
     for (i, line) in lines.iter().enumerate() {
         println!("{}{line}", if i == 0 { "extract   " } else { "          " });
+    }
+}
+
+/// What memory costs: MEMORY.md in every session's context, the LLM dreams' tokens and cost.
+fn cost_report(ctx: &context::Ctx) -> autodream_core::dream::cost::CostReport {
+    autodream_core::dream::cost::report(&ctx.locations, ctx.cfg(), ctx.clock.now_local().date())
+}
+
+fn print_cost(ctx: &context::Ctx) {
+    for (i, line) in cost_report(ctx).lines().iter().enumerate() {
+        println!("{}{line}", if i == 0 { "cost      " } else { "          " });
     }
 }

@@ -28,7 +28,7 @@ pub fn run(global: &GlobalArgs, args: WhyArgs) -> anyhow::Result<u8> {
     if query.trim().is_empty() {
         return Err(exit::usage("TEXT is empty: give the words of the fact to look for"));
     }
-    let found = provenance::find(&ctx.locations.memory_dir, &query);
+    let found = provenance::find(&ctx.locations.memory_dir, &ctx.locations.engine_data_dir(), &query);
     if args.json {
         print_json(&found)?;
     } else {

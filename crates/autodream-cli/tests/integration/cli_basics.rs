@@ -26,7 +26,8 @@ fn init_creates_the_skeleton_once_and_never_overwrites() {
     let first = env.run(&["init"]);
     first.assert_code(0);
     assert_snapshot!("init_first", env.transcript(&first));
-    assert!(env.mem.join("logs").is_dir() && env.mem.join(".dream").is_dir());
+    assert!(env.mem.join("logs").is_dir());
+    assert!(!env.mem.join(".dream").exists(), "engine state stays out of the memory folder");
     assert_eq!(read(&env.mem.join("MEMORY.md")), "");
 
     write(&env.mem.join("MEMORY.md"), "- [Kept](kept.md) — the user's own index\n");
@@ -121,7 +122,6 @@ fn status_time_gate_closed_says_when_it_opens() {
 #[test]
 fn status_scan_throttle_after_a_dream_two_days_ago() {
     let env = gate_env(Some(2 * DAY + 5 * HOUR), 3);
-    std::fs::create_dir_all(env.mem.join(".dream")).unwrap();
     let stamp = env.state_file("scan-stamp");
     write(&stamp, "");
     set_mtime(&stamp, at(-4 * 60));

@@ -87,7 +87,7 @@ fn forget_archives_the_fact_keeps_the_dream_clock_and_undo_brings_it_back() {
     let people = read(&env.mem.join("people.md"));
     assert!(!people.contains("Priya"), "{people}");
     assert!(!read(&env.mem.join("MEMORY.md")).contains("Priya"));
-    let archive = read(&env.mem.join(".archive/forgotten.md"));
+    let archive = read(&env.state_file("data/.archive/forgotten.md"));
     assert!(archive.contains("Priya is the PM for billing") && archive.contains("(forgotten "), "{archive}");
     // Not a dream: the time gate still reads the last consolidation.
     assert_eq!(mtime(&env.mem.join(LOCK)), lock_before);

@@ -126,7 +126,7 @@ fn undo_is_refused_after_an_edit_unless_forced() {
     assert_eq!(memory_files(&env.mem), before);
     // The overwritten edit is kept in the undo's history record.
     let undo_id = env.history()[1]["task"].as_str().unwrap().to_string();
-    let kept = env.mem.join(".dream/history").join(&undo_id).join("before/MEMORY.md");
+    let kept = env.state_file("history").join(&undo_id).join("before/MEMORY.md");
     assert_eq!(read(&kept), edited);
 }
 

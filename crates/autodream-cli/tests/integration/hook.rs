@@ -101,8 +101,8 @@ fn closed_gates_are_silent_whatever_stdin_holds() {
     let kill_switch = ready_env(5).var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
     assert_silent(&kill_switch.run_with_stdin(&["hook"], &json), "CLAUDE_CODE_DISABLE_AUTO_MEMORY");
     assert!(!kill_switch.state_file("scan-stamp").exists() && kill_switch.worker_log().is_empty());
-    write(&open.home.join(".claude/settings.json"), "{\"autoDreamEnabled\": false}");
-    assert_silent(&open.run_with_stdin(&["hook"], &json), "autoDreamEnabled false");
+    write(&open.home.join(".claude/settings.json"), "{\"autoMemoryEnabled\": false}");
+    assert_silent(&open.run_with_stdin(&["hook"], &json), "autoMemoryEnabled false");
     let mut bad_clock = open;
     bad_clock.now = Some("garbage".into());
     std::fs::remove_file(bad_clock.home.join(".claude/settings.json")).unwrap();
@@ -156,8 +156,10 @@ fn the_hook_json_cwd_and_session_id_are_honoured() {
         &hook_json(&uuid(1), &transcript, &project),
     );
     assert_silent(&out, "current session excluded");
-    assert!(memory.join(".dream/scan-stamp").exists(), "the hook did not scan the cwd's memory dir");
-    assert!(!memory.join(".dream/worker.log").exists(), "a worker started with 2 of 3 sessions");
+    let state = env.home.join(".local/state/autodream").join(sanitised(&memory));
+    assert!(state.join("scan-stamp").exists(), "the hook did not scan the cwd's memory dir");
+    assert!(!state.join("worker.log").exists(), "a worker started with 2 of 3 sessions");
+    assert!(!memory.join(".dream").exists(), "engine state stays out of the memory folder");
     let process_cwd_layout = env.home.join(".claude/projects").join(sanitised(&env.cwd));
     assert!(!process_cwd_layout.exists(), "the process's own cwd was used");
 
@@ -195,6 +197,14 @@ fn a_passing_hook_starts_a_worker_and_the_next_hook_announces_once() {
     let log = env.worker_log();
     assert!(log.contains("gates passed; started worker PID"), "{log}");
     assert!(log.contains("completed: Improved 2 files"), "{log}");
+
+    // The client discards SessionEnd output: that hook never consumes the announcement.
+    let mut session_end: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    session_end["hook_event_name"] = "SessionEnd".into();
+    session_end["reason"] = "other".into();
+    let ended = env.run_with_stdin(&args, session_end.to_string().as_bytes());
+    assert_silent(&ended, "a SessionEnd hook with an announcement pending");
+    assert_eq!(env.task().unwrap()["announced"], false);
 
     let second = env.run_with_stdin(&args, &json);
     assert_eq!(second.code, 0);

@@ -8,11 +8,17 @@
 //! The slow tests between many processes (lock races, SIGKILL fault injection, `kill`) are
 //! in the `processes` test binary, which shares `support.rs`.
 
+mod agents;
 mod cli_basics;
 mod coding_memory;
+mod cost;
 mod daemon;
+mod doctor;
 mod dream_lifecycle;
+mod extraction;
 mod hook;
+mod install;
+mod layout;
 mod mcp;
 // Shared with the `processes` binary: each binary uses only some of the helpers.
 #[allow(dead_code)]

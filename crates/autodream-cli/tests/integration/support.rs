@@ -251,11 +251,17 @@ impl Env {
         set_mtime(&p, t);
     }
 
-    pub fn state_file(&self, name: &str) -> PathBuf {
-        self.mem.join(".dream").join(name)
+    /// autodream's state folder for this memory folder (the default place under HOME).
+    pub fn state_dir(&self) -> PathBuf {
+        let key = autodream_core::paths::sanitise(&self.mem.to_string_lossy());
+        self.home.join(".local/state/autodream").join(key)
     }
 
-    /// `.dream/task.json`, parsed.
+    pub fn state_file(&self, name: &str) -> PathBuf {
+        self.state_dir().join(name)
+    }
+
+    /// `task.json` in the state folder, parsed.
     pub fn task(&self) -> Option<serde_json::Value> {
         let text = std::fs::read_to_string(self.state_file("task.json")).ok()?;
         serde_json::from_str(&text).ok()
@@ -265,7 +271,7 @@ impl Env {
         self.task().and_then(|t| t["state"].as_str().map(str::to_string))
     }
 
-    /// The staging copies under `.dream/staging/` (an empty folder may stay).
+    /// The staging copies in the state folder (an empty folder may stay).
     pub fn staging_copies(&self) -> Vec<String> {
         std::fs::read_dir(self.state_file("staging"))
             .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())

@@ -67,7 +67,7 @@ fn missing_explicit_file_is_an_error() {
 }
 
 #[test]
-fn remote_flags_and_agent_settings_rank_below_our_file() {
+fn remote_flags_rank_below_our_file_and_the_clients_dream_switch_is_only_reported() {
     let tmp = tempfile::tempdir().unwrap();
     let flags = tmp.path().join("flags.json");
     std::fs::write(&flags, r#"{"enabled": false, "minHours": 6, "minSessions": -1}"#).unwrap();
@@ -82,8 +82,12 @@ fn remote_flags_and_agent_settings_rank_below_our_file() {
         ..Default::default()
     })
     .unwrap();
-    assert!(l.config.enabled, "the agent setting beats the remote flag");
-    assert_eq!(l.enabled_source, base.join("settings.json").display().to_string());
+    assert!(!l.config.enabled, "the client's autoDreamEnabled is the client's switch, not ours");
+    assert_eq!(l.enabled_source, flags.display().to_string());
+    assert_eq!(
+        l.client_auto_dream,
+        Some(crate::config::ClientSetting { value: true, source: base.join("settings.json") })
+    );
     assert_eq!(l.config.min_hours, 6.0);
     assert_eq!(l.config.min_sessions, 5, "a non-positive remote number is ignored");
     std::fs::write(&cfg, format!("flags_file = {:?}\nenabled = false\n", flags.display().to_string()))
@@ -91,7 +95,7 @@ fn remote_flags_and_agent_settings_rank_below_our_file() {
     let l =
         Config::load(&LoadOptions { config_file: Some(cfg), agent_base: Some(base), ..Default::default() })
             .unwrap();
-    assert!(!l.config.enabled, "our file beats the agent setting");
+    assert!(!l.config.enabled, "our file decides");
 }
 
 proptest::proptest! {

@@ -1,4 +1,4 @@
-//! `.dream/history/<task>/`: what every dream (and every undo) changed, byte for byte.
+//! `<state>/history/<task>/`: what every dream (and every undo) changed, byte for byte.
 //!
 //! Each entry holds a `manifest.json` (added / changed / deleted files with sizes and
 //! SHA-256 hashes), `before/<path>` (the replaced originals) and `after/<path>` (what the
@@ -15,7 +15,8 @@ use sha2::{Digest, Sha256};
 
 use super::{HISTORY_DIR, LifecycleError};
 use crate::engine::TokenUsage;
-use crate::memdir::{MemoryRoot, STATE_DIR};
+use crate::memdir::MemoryRoot;
+use crate::paths::Locations;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -75,17 +76,17 @@ pub struct Manifest {
     pub sessions_reviewed: usize,
 }
 
-pub fn history_root(memory_dir: &Path) -> PathBuf {
-    memory_dir.join(STATE_DIR).join(HISTORY_DIR)
+pub fn history_root(loc: &Locations) -> PathBuf {
+    loc.state_dir.join(HISTORY_DIR)
 }
 
-pub fn entry_dir(memory_dir: &Path, task: &str) -> PathBuf {
-    history_root(memory_dir).join(task)
+pub fn entry_dir(loc: &Locations, task: &str) -> PathBuf {
+    history_root(loc).join(task)
 }
 
-/// A task's history folder, relative to the memory directory.
+/// A task's history folder, relative to the state folder.
 fn entry_rel(task: &str) -> PathBuf {
-    Path::new(STATE_DIR).join(HISTORY_DIR).join(task)
+    Path::new(HISTORY_DIR).join(task)
 }
 
 /// Saves the originals and new versions of `changes` and the manifest.
@@ -93,12 +94,8 @@ fn entry_rel(task: &str) -> PathBuf {
 /// A change's bytes before and after (`None`: the file did not exist on that side).
 pub type BeforeAfter = (Option<Vec<u8>>, Option<Vec<u8>>);
 
-pub fn record(
-    memory_dir: &Path,
-    manifest: &Manifest,
-    contents: &[BeforeAfter],
-) -> Result<(), LifecycleError> {
-    let root = MemoryRoot::create(memory_dir)?;
+pub fn record(loc: &Locations, manifest: &Manifest, contents: &[BeforeAfter]) -> Result<(), LifecycleError> {
+    let root = MemoryRoot::create(&loc.state_dir)?;
     let dir = entry_rel(&manifest.task);
     for (change, (before, after)) in manifest.changes.iter().zip(contents) {
         for (sub, bytes) in [("before", before), ("after", after)] {
@@ -107,18 +104,18 @@ pub fn record(
             }
         }
     }
-    save_manifest(memory_dir, manifest)
+    save_manifest(loc, manifest)
 }
 
-pub fn save_manifest(memory_dir: &Path, manifest: &Manifest) -> Result<(), LifecycleError> {
+pub fn save_manifest(loc: &Locations, manifest: &Manifest) -> Result<(), LifecycleError> {
     let json = serde_json::to_vec_pretty(manifest).map_err(|e| LifecycleError::Invalid(e.to_string()))?;
-    MemoryRoot::create(memory_dir)?.write_atomic(entry_rel(&manifest.task).join("manifest.json"), &json)?;
+    MemoryRoot::create(&loc.state_dir)?.write_atomic(entry_rel(&manifest.task).join("manifest.json"), &json)?;
     Ok(())
 }
 
 /// Every recorded dream and undo, oldest first.
-pub fn list(memory_dir: &Path) -> Vec<Manifest> {
-    let mut out: Vec<Manifest> = std::fs::read_dir(history_root(memory_dir))
+pub fn list(loc: &Locations) -> Vec<Manifest> {
+    let mut out: Vec<Manifest> = std::fs::read_dir(history_root(loc))
         .into_iter()
         .flatten()
         .flatten()
@@ -130,8 +127,8 @@ pub fn list(memory_dir: &Path) -> Vec<Manifest> {
 }
 
 /// The dream a plain `undo` reverts: the newest dream (not an undo) not yet undone.
-pub fn latest_undoable(memory_dir: &Path) -> Result<Manifest, LifecycleError> {
-    let all = list(memory_dir);
+pub fn latest_undoable(loc: &Locations) -> Result<Manifest, LifecycleError> {
+    let all = list(loc);
     let undone: Vec<&str> = all.iter().filter_map(|m| m.undo_of.as_deref()).collect();
     all.iter().rev().find(|m| m.undo_of.is_none() && !undone.contains(&m.task.as_str())).cloned().ok_or_else(
         || LifecycleError::Invalid("nothing to undo: every recorded dream is already undone".into()),
@@ -139,8 +136,8 @@ pub fn latest_undoable(memory_dir: &Path) -> Result<Manifest, LifecycleError> {
 }
 
 /// A task's record; `None` = the latest.
-pub fn find(memory_dir: &Path, task: Option<&str>) -> Result<Manifest, LifecycleError> {
-    let all = list(memory_dir);
+pub fn find(loc: &Locations, task: Option<&str>) -> Result<Manifest, LifecycleError> {
+    let all = list(loc);
     match task {
         None => all.into_iter().last().ok_or_else(|| LifecycleError::Invalid("no dream recorded yet".into())),
         Some(id) => all.into_iter().find(|m| m.task == id).ok_or_else(|| {
@@ -149,16 +146,16 @@ pub fn find(memory_dir: &Path, task: Option<&str>) -> Result<Manifest, Lifecycle
     }
 }
 
-fn read_side(memory_dir: &Path, task: &str, side: &str, path: &str) -> Option<Vec<u8>> {
-    std::fs::read(entry_dir(memory_dir, task).join(side).join(path)).ok()
+fn read_side(loc: &Locations, task: &str, side: &str, path: &str) -> Option<Vec<u8>> {
+    std::fs::read(entry_dir(loc, task).join(side).join(path)).ok()
 }
 
 /// A unified diff of what a dream changed.
-pub fn diff(memory_dir: &Path, manifest: &Manifest) -> String {
+pub fn diff(loc: &Locations, manifest: &Manifest) -> String {
     let mut out = String::new();
     for c in &manifest.changes {
-        let before = read_side(memory_dir, &manifest.task, "before", &c.path).unwrap_or_default();
-        let after = read_side(memory_dir, &manifest.task, "after", &c.path).unwrap_or_default();
+        let before = read_side(loc, &manifest.task, "before", &c.path).unwrap_or_default();
+        let after = read_side(loc, &manifest.task, "after", &c.path).unwrap_or_default();
         out.push_str(&unified(&c.path, c.action, &before, &after));
     }
     out
@@ -191,14 +188,14 @@ pub struct UndoConflict {
 /// Restores what `manifest` replaced. Refuses (listing the files) when a file changed since
 /// the dream, unless `force`. Records the undo as its own history entry `undo_id`.
 pub fn undo(
-    memory_dir: &Path,
+    loc: &Locations,
     manifest: &Manifest,
     undo_id: &str,
     now: Timestamp,
     force: bool,
 ) -> Result<Result<Manifest, Vec<UndoConflict>>, LifecycleError> {
     if manifest.undo_of.is_none()
-        && list(memory_dir).iter().any(|m| m.undo_of.as_deref() == Some(manifest.task.as_str()))
+        && list(loc).iter().any(|m| m.undo_of.as_deref() == Some(manifest.task.as_str()))
         && !force
     {
         return Ok(Err(vec![UndoConflict {
@@ -206,9 +203,10 @@ pub fn undo(
             reason: format!("dream {} was already undone", manifest.task),
         }]));
     }
-    let root = MemoryRoot::open(memory_dir)?;
+    let roots = super::transaction::Roots::open(loc)?;
     // Nothing is restored before every path has been checked for links.
     for c in &manifest.changes {
+        let root = roots.for_path(&c.path);
         if let Some(link) = root.find_link(&c.path)? {
             return Err(
                 crate::memdir::SafePathError::Symlink { path: root.join(&c.path), component: link }.into()
@@ -218,7 +216,7 @@ pub fn undo(
     let mut conflicts = Vec::new();
     let mut plan = Vec::new();
     for c in &manifest.changes {
-        let current = root.read(&c.path)?;
+        let current = roots.for_path(&c.path).read(&c.path)?;
         let current_stamp = current.as_deref().map(FileStamp::of);
         if current_stamp != c.after {
             let reason = match (&c.after, &current_stamp) {
@@ -228,7 +226,7 @@ pub fn undo(
             };
             conflicts.push(UndoConflict { path: c.path.clone(), reason });
         }
-        let before = read_side(memory_dir, &manifest.task, "before", &c.path);
+        let before = read_side(loc, &manifest.task, "before", &c.path);
         if c.before.is_some() && before.is_none() {
             return Err(LifecycleError::Invalid(format!(
                 "the history of {} lacks the original of {}: cannot undo",
@@ -243,6 +241,7 @@ pub fn undo(
     let mut changes = Vec::new();
     let mut contents = Vec::new();
     for (c, current, before) in plan {
+        let root = roots.for_path(&c.path);
         match &before {
             Some(b) => root.write_atomic(&c.path, b)?,
             None => {
@@ -275,6 +274,6 @@ pub fn undo(
         cost_usd: None,
         sessions_reviewed: 0,
     };
-    record(memory_dir, &record_manifest, &contents)?;
+    record(loc, &record_manifest, &contents)?;
     Ok(Ok(record_manifest))
 }

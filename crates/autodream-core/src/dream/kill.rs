@@ -47,7 +47,7 @@ pub fn stop(
         .map_err(|errno| KillError::Signal { pid, errno })?;
     let start = Instant::now();
     while start.elapsed() < timeout {
-        if !pid_alive(pid) || task::load(&loc.memory_dir).is_some_and(|t| t.state != TaskState::Running) {
+        if !pid_alive(pid) || task::load(loc).is_some_and(|t| t.state != TaskState::Running) {
             return Ok(true);
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -58,11 +58,11 @@ pub fn stop(
         std::thread::sleep(Duration::from_millis(20));
     }
     recover(loc, clock, cfg)?;
-    if let Some(mut t) = task::load(&loc.memory_dir)
+    if let Some(mut t) = task::load(loc)
         && t.state != TaskState::Completed
     {
         t.state = TaskState::Killed;
-        task::save(&loc.memory_dir, &t)?;
+        task::save(loc, &t)?;
     }
     Ok(false)
 }
@@ -74,7 +74,7 @@ pub fn kill_running(
     cfg: &Config,
     timeout: Duration,
 ) -> Result<Killed, KillError> {
-    let Some(task) = task::load(&loc.memory_dir).filter(|t| t.state == TaskState::Running) else {
+    let Some(task) = task::load(loc).filter(|t| t.state == TaskState::Running) else {
         return Err(KillError::NotRunning);
     };
     if !pid_alive(task.pid) {
@@ -82,7 +82,7 @@ pub fn kill_running(
         return Ok(Killed::AlreadyStopped { task });
     }
     let clean = stop(loc, clock, cfg, task.pid, timeout)?;
-    let finished = task::load(&loc.memory_dir)
+    let finished = task::load(loc)
         .filter(|t| t.id == task.id && t.state == TaskState::Completed)
         .map(|t| t.summary.unwrap_or_default());
     Ok(Killed::Stopped { task, clean, finished })

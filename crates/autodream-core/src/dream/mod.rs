@@ -1,15 +1,16 @@
 //! The dream lifecycle, shared by every engine.
 //!
-//! A dream is a transaction: the memory directory is copied to `.dream/staging/<task>/`, the
+//! A dream is a transaction: the memory directory is copied to `<state>/staging/<task>/`, the
 //! engine edits the copy, the hygiene pass tidies it, validation refuses mass deletions and
 //! broken indexes, and the changes are applied file by file under a journal, with every
-//! replaced file kept in `.dream/history/<task>/` for `diff` and `undo`. A crash at any point
+//! replaced file kept in `<state>/history/<task>/` for `diff` and `undo`. A crash at any point
 //! leaves the memory directory in its state before or after the dream, never half-way.
 //!
 //! Every command that takes the lock lives here: a dream ([`run`]), stopping one ([`kill`]),
 //! undoing one ([`undo`]), and the recovery after a crash ([`recover`]).
 
 pub mod announce;
+pub mod cost;
 pub mod history;
 pub mod kill;
 pub mod run;
@@ -27,7 +28,7 @@ use crate::config::Config;
 use crate::lock::ConsolidationLock;
 use crate::paths::Locations;
 
-/// Names inside `.dream/`.
+/// Names inside the state folder.
 pub const TASK_FILE: &str = "task.json";
 pub const JOURNAL_FILE: &str = "journal.json";
 pub const HISTORY_DIR: &str = "history";
@@ -66,6 +67,9 @@ pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<Str
         return Ok(None);
     }
     let mut said = Vec::new();
+    if let Some(s) = crate::migrate::legacy_state(loc)? {
+        said.push(s);
+    }
     if let Some(s) = transaction::recover_journal(loc)? {
         said.push(s);
     }

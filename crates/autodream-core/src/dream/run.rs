@@ -31,7 +31,7 @@ use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummar
 use crate::gates;
 use crate::lock::{Acquire, ConsolidationLock, LockToken};
 use crate::memdir::daily_log::{self, LogCursor};
-use crate::memdir::{MemoryRoot, STATE_DIR};
+use crate::memdir::MemoryRoot;
 use crate::paths::Locations;
 use crate::sessions::{self, ParsedSession};
 
@@ -112,7 +112,7 @@ pub fn improved_message(n: usize) -> String {
 
 fn new_task_id(loc: &Locations, clock: Clock) -> String {
     let base = clock.now().strftime("%Y%m%dT%H%M%SZ").to_string();
-    let taken = |id: &str| history::entry_dir(&loc.memory_dir, id).exists();
+    let taken = |id: &str| history::entry_dir(loc, id).exists();
     if !taken(&base) {
         return base;
     }
@@ -220,11 +220,14 @@ fn run_locked(
     if opts.recheck_gates {
         recheck(loc, config, clock, token, opts.current_session.as_deref()).map_err(DreamError::Refused)?;
     }
+    // The daily budget of the LLM engines (`max_cost_per_day`).
+    let today = clock.now().to_zoned(local_tz()).date();
+    super::cost::check_budget(loc, cfg, opts.engine.name(), today).map_err(DreamError::Refused)?;
     // 3. The task, and a heartbeat on the lock while steps 4–9 run.
     let task_id = new_task_id(loc, clock);
     let mut task = Task::new(task_id.clone(), opts.engine.name(), opts.pid, token.started_at);
     task.dry_run = opts.dry_run;
-    let mut progress = TaskProgress::new(&loc.memory_dir, task);
+    let mut progress = TaskProgress::new(loc, task);
     if let Some(cb) = opts.on_event.clone() {
         progress = progress.with_listener(move |t| cb(t));
     }
@@ -280,8 +283,9 @@ fn run_locked(
                 t.cost_usd = outcome.summary.cost_usd;
                 t.announced = opts.dry_run || !opts.consolidates || !outcome.message.starts_with("Improved");
             });
+            let _ = super::cost::record_task(loc, cfg, &progress.snapshot());
             if !opts.dry_run && opts.consolidates && outcome.message.starts_with("Improved") {
-                let _ = announce::post(&loc.memory_dir, &outcome.message);
+                let _ = announce::post(loc, &outcome.message);
             }
             Ok(DreamOutcome { task: progress.snapshot(), ..outcome })
         }
@@ -294,6 +298,7 @@ fn run_locked(
                 t.error = Some(err.to_string());
                 t.announced = true;
             });
+            let _ = super::cost::record_task(loc, cfg, &progress.snapshot());
             Err(err)
         }
     }
@@ -462,10 +467,9 @@ fn dream_body(
         .map_err(|e| DreamError::Failed(e.to_string()))?;
     if let Some(c) = new_cursor
         && opts.consolidates
-        && let Ok(mem) = MemoryRoot::open(&loc.memory_dir)
+        && let Ok(state) = MemoryRoot::create(&loc.state_dir)
     {
-        let rel = Path::new(STATE_DIR).join(LOG_CURSOR_FILE);
-        let _ = mem.write_atomic(rel, serde_json::to_string(&c).unwrap_or_default().as_bytes());
+        let _ = state.write_atomic(LOG_CURSOR_FILE, serde_json::to_string(&c).unwrap_or_default().as_bytes());
     }
     let files: Vec<String> = applied.changes.iter().map(|c| c.path.clone()).collect();
     // Engine state in dot-folders is applied like any file but is not memory the user reads.
@@ -516,6 +520,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let loc = Locations {
             memory_dir: tmp.path().join("memory"),
+            state_dir: tmp.path().join("state"),
             sessions_dir: tmp.path().join("sessions"),
             project_dir: tmp.path().into(),
         };
@@ -543,6 +548,7 @@ mod tests {
                 warnings: vec![],
                 file: None,
                 auto_memory_off: None,
+                client_auto_dream: None,
                 enabled_source: "default".into(),
             };
             let _ = std::fs::remove_file(crate::gates::scan_stamp_path(&loc));

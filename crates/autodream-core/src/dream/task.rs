@@ -14,7 +14,7 @@ use crate::clock::{Clock, human_ago, human_duration};
 use crate::config::Config;
 use crate::engine::{ProgressSink, TokenUsage};
 use crate::lock::pid_alive;
-use crate::memdir::{MemoryRoot, STATE_DIR};
+use crate::memdir::MemoryRoot;
 use crate::paths::Locations;
 
 /// How many turns the task keeps for display.
@@ -145,24 +145,32 @@ impl Task {
     }
 }
 
-pub fn task_path(memory_dir: &Path) -> PathBuf {
-    memory_dir.join(STATE_DIR).join(TASK_FILE)
+pub fn task_path(loc: &Locations) -> PathBuf {
+    loc.state_dir.join(TASK_FILE)
 }
 
-pub fn load(memory_dir: &Path) -> Option<Task> {
-    let text = std::fs::read_to_string(task_path(memory_dir)).ok()?;
+pub fn load(loc: &Locations) -> Option<Task> {
+    load_from(&loc.state_dir)
+}
+
+fn load_from(state_dir: &Path) -> Option<Task> {
+    let text = std::fs::read_to_string(state_dir.join(TASK_FILE)).ok()?;
     serde_json::from_str(&text).ok()
 }
 
-pub fn save(memory_dir: &Path, task: &Task) -> Result<(), LifecycleError> {
+pub fn save(loc: &Locations, task: &Task) -> Result<(), LifecycleError> {
+    save_to(&loc.state_dir, task)
+}
+
+fn save_to(state_dir: &Path, task: &Task) -> Result<(), LifecycleError> {
     let json = serde_json::to_vec_pretty(task).map_err(|e| LifecycleError::Invalid(e.to_string()))?;
-    MemoryRoot::create(memory_dir)?.write_atomic(Path::new(STATE_DIR).join(TASK_FILE), &json)?;
+    MemoryRoot::create(state_dir)?.write_atomic(TASK_FILE, &json)?;
     Ok(())
 }
 
 /// A task marked running whose worker is gone becomes failed. Returns a sentence if so.
 pub fn mark_dead_task(loc: &Locations, clock: Clock) -> Result<Option<String>, LifecycleError> {
-    let Some(mut task) = load(&loc.memory_dir) else { return Ok(None) };
+    let Some(mut task) = load(loc) else { return Ok(None) };
     if task.state != TaskState::Running || pid_alive(task.pid) {
         return Ok(None);
     }
@@ -171,14 +179,14 @@ pub fn mark_dead_task(loc: &Locations, clock: Clock) -> Result<Option<String>, L
     task.error =
         Some(format!("the worker (PID {}) died before finishing; nothing was applied half-way", task.pid));
     task.announced = true;
-    save(&loc.memory_dir, &task)?;
+    save(loc, &task)?;
     Ok(Some(format!("dream {} was interrupted (worker PID {} is gone)", task.id, task.pid)))
 }
 
 /// The task as `status` should report it (a dead "running" task shown as failed, without
 /// writing anything).
 pub fn load_effective(loc: &Locations, clock: Clock, _cfg: &Config) -> Option<Task> {
-    let mut task = load(&loc.memory_dir)?;
+    let mut task = load(loc)?;
     if task.state == TaskState::Running && !pid_alive(task.pid) {
         task.state = TaskState::Failed;
         task.ended_at.get_or_insert(clock.now());
@@ -187,19 +195,19 @@ pub fn load_effective(loc: &Locations, clock: Clock, _cfg: &Config) -> Option<Ta
     Some(task)
 }
 
-pub fn mark_announced(memory_dir: &Path) -> Result<(), LifecycleError> {
-    if let Some(mut task) = load(memory_dir)
+pub fn mark_announced(loc: &Locations) -> Result<(), LifecycleError> {
+    if let Some(mut task) = load(loc)
         && !task.announced
     {
         task.announced = true;
-        save(memory_dir, &task)?;
+        save(loc, &task)?;
     }
     Ok(())
 }
 
 /// The progress sink behind a running dream: every event updates and rewrites the task.
 pub struct TaskProgress {
-    memory_dir: PathBuf,
+    state_dir: PathBuf,
     task: Mutex<Task>,
     /// Called after each event (e.g. to refresh a terminal progress line).
     on_event: Option<Box<TaskListener>>,
@@ -209,8 +217,8 @@ pub struct TaskProgress {
 pub type TaskListener = dyn Fn(&Task) + Send + Sync;
 
 impl TaskProgress {
-    pub fn new(memory_dir: &Path, task: Task) -> Self {
-        TaskProgress { memory_dir: memory_dir.to_path_buf(), task: Mutex::new(task), on_event: None }
+    pub fn new(loc: &Locations, task: Task) -> Self {
+        TaskProgress { state_dir: loc.state_dir.clone(), task: Mutex::new(task), on_event: None }
     }
 
     pub fn with_listener(mut self, f: impl Fn(&Task) + Send + Sync + 'static) -> Self {
@@ -222,7 +230,7 @@ impl TaskProgress {
     pub fn update(&self, f: impl FnOnce(&mut Task)) {
         let mut task = self.task.lock().unwrap_or_else(|p| p.into_inner());
         f(&mut task);
-        let _ = save(&self.memory_dir, &task);
+        let _ = save_to(&self.state_dir, &task);
         if let Some(cb) = &self.on_event {
             cb(&task);
         }
@@ -277,14 +285,20 @@ mod tests {
     fn progress_keeps_the_last_30_turns_and_flips_phase_on_the_first_write() {
         let tmp = tempfile::tempdir().unwrap();
         let now: Timestamp = "2026-05-08T12:00:00Z".parse().unwrap();
-        let p = TaskProgress::new(tmp.path(), Task::new("t1".into(), "offline", 1, now));
+        let loc = Locations {
+            memory_dir: tmp.path().join("memory"),
+            state_dir: tmp.path().join("state"),
+            sessions_dir: tmp.path().into(),
+            project_dir: tmp.path().into(),
+        };
+        let p = TaskProgress::new(&loc, Task::new("t1".into(), "offline", 1, now));
         for i in 0..40 {
             p.turn(&format!("step {i}"), 1, &[]);
         }
-        assert_eq!(load(tmp.path()).unwrap().phase, Phase::Starting);
+        assert_eq!(load(&loc).unwrap().phase, Phase::Starting);
         p.turn("write", 2, &[PathBuf::from("topic.md")]);
         p.turn("", 0, &[PathBuf::from("topic.md")]); // nothing new: not a turn
-        let t = load(tmp.path()).unwrap();
+        let t = load(&loc).unwrap();
         assert_eq!(t.turns.len(), MAX_TURNS);
         assert_eq!(t.turns.last().unwrap().text, "write");
         assert_eq!(t.turns[0].text, "step 11");

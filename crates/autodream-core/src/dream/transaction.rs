@@ -1,10 +1,15 @@
 //! The dream as a transaction: staging copy, change set, journalled apply, recovery.
 //!
 //! ```text
-//! .dream/staging/<task>/base/   the memory directory as the dream found it
-//! .dream/staging/<task>/work/   the copy the engine edits
-//! .dream/journal.json           present only while changes are being applied
+//! <state>/staging/<task>/base/   the memory directory as the dream found it
+//! <state>/staging/<task>/work/   the copy the engine edits
+//! <state>/journal.json           present only while changes are being applied
 //! ```
+//! The staging copy holds the memory folder's files plus the engine data kept in
+//! `<state>/data/` (`.engine/`, `.archive/`), at the same relative paths: an engine sees one
+//! folder, and a change to engine data is applied, recorded and undone like a memory file,
+//! only into `<state>/data/` instead of the memory folder ([`Roots::for_path`]).
+//!
 //! Apply order: originals and new versions into history, journal written, each file
 //! renamed into place atomically, journal removed, staging removed. A crash before the
 //! journal leaves the memory untouched; a crash after it is rolled forward by the next
@@ -28,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::history::{self, Action, Change, FileStamp, Manifest};
 use super::{HISTORY_DIR, JOURNAL_FILE, LifecycleError, STAGING_DIR};
 use crate::lock::LOCK_FILE;
-use crate::memdir::{LOGS_DIR, MemoryRoot, STATE_DIR};
+use crate::memdir::{ENGINE_DATA_NAMES, LEGACY_STATE_DIR, LOGS_DIR, MemoryRoot};
 use crate::paths::Locations;
 
 /// Where an engine works during one dream.
@@ -39,47 +44,77 @@ pub struct Staging {
     pub work: PathBuf,
 }
 
-/// Top-level names never copied into staging nor touched by apply.
+/// The folders a dream writes: the memory folder, and the engine data in the state folder.
+pub(crate) struct Roots {
+    pub memory: MemoryRoot,
+    pub data: MemoryRoot,
+}
+
+impl Roots {
+    /// Opens the memory folder (which must exist) and the engine data folder (created).
+    pub fn open(loc: &Locations) -> Result<Roots, LifecycleError> {
+        Ok(Roots { memory: MemoryRoot::open(&loc.memory_dir)?, data: MemoryRoot::create(&loc.engine_data_dir())? })
+    }
+
+    /// The root a relative path of the staging copy belongs to.
+    pub fn for_path(&self, rel: &str) -> &MemoryRoot {
+        if is_engine_data(rel) { &self.data } else { &self.memory }
+    }
+}
+
+/// Whether a path of the staging copy is engine data (`.engine/…`, `.archive/…`).
+pub fn is_engine_data(rel: &str) -> bool {
+    rel.split('/').next().is_some_and(|top| ENGINE_DATA_NAMES.contains(&top))
+}
+
+/// Top-level names of the memory folder never copied into staging nor touched by apply.
 fn is_excluded_top(name: &str) -> bool {
-    name == LOGS_DIR || name == STATE_DIR || name == LOCK_FILE
+    name == LOGS_DIR || name == LEGACY_STATE_DIR || name == LOCK_FILE || ENGINE_DATA_NAMES.contains(&name)
 }
 
-/// `.dream/journal.json`, relative to the memory directory.
-fn journal_rel() -> PathBuf {
-    Path::new(STATE_DIR).join(JOURNAL_FILE)
-}
-
-/// `.dream/staging`, relative to the memory directory.
+/// `staging`, relative to the state folder.
 fn staging_rel() -> PathBuf {
-    Path::new(STATE_DIR).join(STAGING_DIR)
+    PathBuf::from(STAGING_DIR)
 }
 
-/// Copies the memory directory (minus `logs/`, `.dream/`, the lock and temporary files)
-/// into a fresh staging area. Symbolic links are copied as links, never followed.
+/// Copies the memory directory (minus `logs/`, the lock and temporary files) and the engine
+/// data into a fresh staging area in the state folder. Symbolic links are copied as links,
+/// never followed.
 pub fn prepare(loc: &Locations, task: &str) -> Result<Staging, LifecycleError> {
     let mem = MemoryRoot::create(&loc.memory_dir)?;
+    let state = MemoryRoot::create(&loc.state_dir)?;
+    let data = MemoryRoot::create(&loc.engine_data_dir())?;
     let rel = staging_rel().join(task);
-    mem.remove_dir_all(&rel)?;
-    let root = loc.memory_dir.join(&rel);
+    state.remove_dir_all(&rel)?;
+    let root = loc.state_dir.join(&rel);
     let staging = Staging { base: root.join("base"), work: root.join("work"), root };
-    let skip = |path: &Path| {
+    let skip_memory = |path: &Path| {
         let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-        // Temporary files of an atomic write in progress are not memory.
-        (path.parent() == Some(Path::new("")) && is_excluded_top(&name))
-            || (name.starts_with('.') && name.ends_with(".tmp"))
+        (path.parent() == Some(Path::new("")) && is_excluded_top(&name)) || is_temp_file(&name)
+    };
+    let skip_data = |path: &Path| {
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        (path.parent() == Some(Path::new("")) && !ENGINE_DATA_NAMES.contains(&name.as_ref()))
+            || is_temp_file(&name)
     };
     for sub in ["base", "work"] {
-        mem.copy_tree("", rel.join(sub), &skip)?;
+        mem.copy_tree_into("", &state, rel.join(sub), &skip_memory)?;
+        data.copy_tree_into("", &state, rel.join(sub), &skip_data)?;
     }
     Ok(staging)
 }
 
+/// Temporary files of an atomic write in progress are not memory.
+fn is_temp_file(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(".tmp")
+}
+
 /// Removes a staging copy (best effort), without following links.
 pub fn discard(loc: &Locations, staging: &Staging) {
-    if let Ok(rel) = staging.root.strip_prefix(&loc.memory_dir)
-        && let Ok(mem) = MemoryRoot::open(&loc.memory_dir)
+    if let Ok(rel) = staging.root.strip_prefix(&loc.state_dir)
+        && let Ok(state) = MemoryRoot::open(&loc.state_dir)
     {
-        let _ = mem.remove_dir_all(rel);
+        let _ = state.remove_dir_all(rel);
     }
 }
 
@@ -118,7 +153,11 @@ pub fn plan(staging: &Staging) -> Vec<Planned> {
     paths.extend(files_under(&staging.work));
     paths
         .into_iter()
-        .filter(|p| !p.split('/').next().is_some_and(is_excluded_top))
+        .filter(|p| {
+            !p.split('/').next().is_some_and(|top| {
+                top == LOGS_DIR || top == LEGACY_STATE_DIR || top == LOCK_FILE
+            })
+        })
         .filter_map(|p| {
             let base = std::fs::read(staging.base.join(&p)).ok();
             let work = std::fs::read(staging.work.join(&p)).ok();
@@ -132,18 +171,19 @@ pub fn plan(staging: &Staging) -> Vec<Planned> {
 /// an error naming the path and the link. Returns the changed paths that are links
 /// themselves: those files are left alone (the link is kept, nothing is written through it).
 pub fn check_plan(loc: &Locations, planned: &[Planned]) -> Result<Vec<String>, LifecycleError> {
-    check_plan_in(&MemoryRoot::open(&loc.memory_dir)?, planned)
+    check_plan_in(&Roots::open(loc)?, planned)
 }
 
-fn check_plan_in(mem: &MemoryRoot, planned: &[Planned]) -> Result<Vec<String>, LifecycleError> {
+fn check_plan_in(roots: &Roots, planned: &[Planned]) -> Result<Vec<String>, LifecycleError> {
     let mut linked = Vec::new();
     for p in planned {
-        let Some(link) = mem.find_link(&p.path)? else { continue };
+        let root = roots.for_path(&p.path);
+        let Some(link) = root.find_link(&p.path)? else { continue };
         if link == Path::new(&p.path) {
             linked.push(p.path.clone());
         } else {
             return Err(
-                crate::memdir::SafePathError::Symlink { path: mem.join(&p.path), component: link }.into()
+                crate::memdir::SafePathError::Symlink { path: root.join(&p.path), component: link }.into()
             );
         }
     }
@@ -228,10 +268,10 @@ pub fn apply(
     planned: Vec<Planned>,
     mut manifest: Manifest,
 ) -> Result<Applied, LifecycleError> {
-    let mem = &loc.memory_dir;
-    let root = MemoryRoot::open(mem)?;
+    let roots = Roots::open(loc)?;
+    let state = MemoryRoot::create(&loc.state_dir)?;
     // Nothing is written before every path has been checked.
-    let linked = check_plan_in(&root, &planned)?;
+    let linked = check_plan_in(&roots, &planned)?;
     let mut ops = Vec::new();
     let mut changes = Vec::new();
     let mut contents = Vec::new();
@@ -241,6 +281,7 @@ pub fn apply(
             conflicts.push(format!("{} (a symbolic link on disk: left alone)", p.path));
             continue;
         }
+        let root = roots.for_path(&p.path);
         let disk = root.read(&p.path)?;
         if disk != p.base {
             // Written during the dream: the disk wins; keep the dream's version beside it.
@@ -273,43 +314,43 @@ pub fn apply(
     }
     manifest.changes = changes.clone();
     manifest.conflicts = conflicts.clone();
-    history::record(mem, &manifest, &contents)?;
+    history::record(loc, &manifest, &contents)?;
     if ops.is_empty() {
         return Ok(Applied { changes, conflicts });
     }
     let journal = Journal { task: manifest.task.clone(), staging: staging.root.clone(), ops };
     let json = serde_json::to_vec_pretty(&journal).map_err(|e| LifecycleError::Invalid(e.to_string()))?;
-    root.write_atomic(journal_rel(), &json)?;
+    state.write_atomic(JOURNAL_FILE, &json)?;
     fault_delay();
     for (i, op) in journal.ops.iter().enumerate() {
         before_apply_op(&op.path);
-        if let Err(e) = apply_op(&root, &op.path, contents[i].1.as_deref()) {
-            put_back(&root, &journal, &contents[..i]);
+        if let Err(e) = apply_op(roots.for_path(&op.path), &op.path, contents[i].1.as_deref()) {
+            put_back(&roots, &state, &journal, &contents[..i]);
             return Err(e);
         }
         fault_delay();
     }
-    root.remove_file(journal_rel())?;
+    state.remove_file(JOURNAL_FILE)?;
     Ok(Applied { changes, conflicts })
 }
 
 /// An apply failed part-way (a write refused): restores the files already replaced, then
 /// forgets the journal and the history entry. When a file cannot be restored the journal
 /// stays, and the next command finishes the apply instead.
-fn put_back(root: &MemoryRoot, journal: &Journal, done: &[history::BeforeAfter]) {
+fn put_back(roots: &Roots, state: &MemoryRoot, journal: &Journal, done: &[history::BeforeAfter]) {
     let restored = journal
         .ops
         .iter()
         .zip(done)
-        .all(|(op, (before, _))| apply_op(root, &op.path, before.as_deref()).is_ok());
+        .all(|(op, (before, _))| apply_op(roots.for_path(&op.path), &op.path, before.as_deref()).is_ok());
     if restored {
-        let _ = root.remove_file(journal_rel());
-        let _ = root.remove_dir_all(Path::new(STATE_DIR).join(HISTORY_DIR).join(&journal.task));
+        let _ = state.remove_file(JOURNAL_FILE);
+        let _ = state.remove_dir_all(Path::new(HISTORY_DIR).join(&journal.task));
     }
 }
 
 /// Writes `new` to `path` (`None`: deletes it); idempotent, so recovery can run it again.
-fn apply_op(root: &MemoryRoot, path: &str, new: Option<&[u8]>) -> Result<(), LifecycleError> {
+pub(crate) fn apply_op(root: &MemoryRoot, path: &str, new: Option<&[u8]>) -> Result<(), LifecycleError> {
     match new {
         Some(bytes) => root.write_atomic(path, bytes)?,
         None => {
@@ -321,10 +362,10 @@ fn apply_op(root: &MemoryRoot, path: &str, new: Option<&[u8]>) -> Result<(), Lif
     Ok(())
 }
 
-/// A staged file named by a journal, relative to the memory directory: only files inside
-/// its staging area are read back.
-fn staged_rel<'a>(mem: &Path, staged: &'a Path) -> Option<&'a Path> {
-    staged.strip_prefix(mem).ok().filter(|rel| rel.starts_with(staging_rel()))
+/// A staged file named by a journal, relative to the state folder: only files inside its
+/// staging area are read back.
+fn staged_rel<'a>(state_dir: &Path, staged: &'a Path) -> Option<&'a Path> {
+    staged.strip_prefix(state_dir).ok().filter(|rel| rel.starts_with(staging_rel()))
 }
 
 /// Finishes an apply interrupted by a crash: each op is rolled forward when the file is
@@ -332,22 +373,23 @@ fn staged_rel<'a>(mem: &Path, staged: &'a Path) -> Option<&'a Path> {
 /// version, and so does a path that now passes through a symbolic link. Returns a sentence
 /// when there was a journal.
 pub fn recover_journal(loc: &Locations) -> Result<Option<String>, LifecycleError> {
-    let journal_path = loc.state_dir().join(JOURNAL_FILE);
+    let journal_path = loc.state_dir.join(JOURNAL_FILE);
     let Ok(text) = std::fs::read_to_string(&journal_path) else { return Ok(None) };
-    let root = MemoryRoot::open(&loc.memory_dir)?;
+    let state = MemoryRoot::open(&loc.state_dir)?;
     let journal: Journal = match serde_json::from_str(&text) {
         Ok(j) => j,
         Err(_) => {
             // A journal is written atomically, so a broken one was never acted on.
-            let _ = root.remove_file(journal_rel());
+            let _ = state.remove_file(JOURNAL_FILE);
             return Ok(Some("removed an unreadable journal (no change had been applied)".into()));
         }
     };
-    let mem = &loc.memory_dir;
+    let roots = Roots::open(loc)?;
     let mut forward = 0;
     let mut kept = Vec::new();
     let mut refused = Vec::new();
     for op in &journal.ops {
+        let root = roots.for_path(&op.path);
         let disk = match root.read(&op.path) {
             Ok(bytes) => bytes.map(|b| history::sha256_hex(&b)),
             Err(e) if e.is_symlink() => {
@@ -361,10 +403,10 @@ pub fn recover_journal(loc: &Locations) -> Result<Option<String>, LifecycleError
         }
         let staged = match &op.staged {
             None => Some(None),
-            Some(s) => staged_rel(mem, s).and_then(|rel| root.read(rel).ok().flatten()).map(Some),
+            Some(s) => staged_rel(&loc.state_dir, s).and_then(|rel| state.read(rel).ok().flatten()).map(Some),
         };
         match staged {
-            Some(new) if disk == op.expect_before => match apply_op(&root, &op.path, new.as_deref()) {
+            Some(new) if disk == op.expect_before => match apply_op(root, &op.path, new.as_deref()) {
                 Ok(()) => forward += 1,
                 Err(LifecycleError::Path(e)) if e.is_symlink() => refused.push(op.path.clone()),
                 Err(e) => return Err(e),
@@ -372,9 +414,9 @@ pub fn recover_journal(loc: &Locations) -> Result<Option<String>, LifecycleError
             _ => kept.push(op.path.clone()),
         }
     }
-    root.remove_file(journal_rel())?;
-    if let Some(rel) = staged_rel(mem, &journal.staging) {
-        let _ = root.remove_dir_all(rel);
+    state.remove_file(JOURNAL_FILE)?;
+    if let Some(rel) = staged_rel(&loc.state_dir, &journal.staging) {
+        let _ = state.remove_dir_all(rel);
     }
     let mut s = format!("finished applying dream {} after a crash ({forward} files)", journal.task);
     if !kept.is_empty() {
@@ -392,17 +434,17 @@ pub fn recover_journal(loc: &Locations) -> Result<Option<String>, LifecycleError
 /// its staging copy, so a copy created after the listing is never touched, and one created
 /// before it belongs to a task this reads as running.
 pub fn remove_stale_staging(loc: &Locations) {
-    if loc.state_dir().join(JOURNAL_FILE).exists() {
+    if loc.state_dir.join(JOURNAL_FILE).exists() {
         return;
     }
-    let Ok(root) = MemoryRoot::open(&loc.memory_dir) else { return };
-    let Ok(listed) = root.list(staging_rel()) else { return };
-    let live = super::task::load(&loc.memory_dir)
+    let Ok(state) = MemoryRoot::open(&loc.state_dir) else { return };
+    let Ok(listed) = state.list(staging_rel()) else { return };
+    let live = super::task::load(loc)
         .filter(|t| t.state == super::task::TaskState::Running && crate::lock::pid_alive(t.pid))
         .map(|t| t.id);
     for name in listed {
         if name.to_str() != live.as_deref() {
-            let _ = root.remove_dir_all(staging_rel().join(name));
+            let _ = state.remove_dir_all(staging_rel().join(name));
         }
     }
 }
@@ -416,6 +458,7 @@ mod tests {
     fn loc(tmp: &Path) -> Locations {
         Locations {
             memory_dir: tmp.join("memory"),
+            state_dir: tmp.join("state"),
             sessions_dir: tmp.join("s"),
             project_dir: tmp.to_path_buf(),
         }
@@ -551,7 +594,7 @@ mod tests {
         assert_eq!(snapshot(&outside), before);
         assert_eq!(memory_snapshot(&l), memory_before, "nothing was applied, a.md included");
         assert!(!l.state_dir().join(JOURNAL_FILE).exists());
-        assert!(history::list(&l.memory_dir).is_empty());
+        assert!(history::list(&l).is_empty());
     }
 
     #[test]
@@ -629,7 +672,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "old a\n");
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("sub-real/b.md")).unwrap(), "old b\n");
         assert!(!l.state_dir().join(JOURNAL_FILE).exists());
-        assert!(history::list(&l.memory_dir).is_empty());
+        assert!(history::list(&l).is_empty());
     }
 
     #[test]
@@ -701,8 +744,8 @@ mod tests {
                 symlink(outside.join("target.md"), l.memory_dir.join("sub/b.md")).unwrap();
             }
             let before = snapshot(&outside);
-            let m = history::find(&l.memory_dir, Some("t1")).unwrap();
-            let err = history::undo(&l.memory_dir, &m, "u1", m.started_at, true).unwrap_err();
+            let m = history::find(&l, Some("t1")).unwrap();
+            let err = history::undo(&l, &m, "u1", m.started_at, true).unwrap_err();
             let component = if link_to_folder { "sub" } else { "sub/b.md" };
             assert!(is_link_error(&err, component), "{err}");
             assert_eq!(snapshot(&outside), before);
@@ -732,10 +775,10 @@ mod tests {
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("b.md.conflict-t1")).unwrap(), "dream b\n");
         assert_eq!(applied.conflicts, ["b.md"]);
         assert_eq!(applied.changes.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(), ["a.md", "c.md"]);
-        let m = history::find(&l.memory_dir, None).unwrap();
-        assert!(history::diff(&l.memory_dir, &m).contains("-old a\n+dream a\n"));
+        let m = history::find(&l, None).unwrap();
+        assert!(history::diff(&l, &m).contains("-old a\n+dream a\n"));
         // Undo restores byte-identically and removes the added file.
-        let undone = history::undo(&l.memory_dir, &m, "u1", m.started_at, false).unwrap().unwrap();
+        let undone = history::undo(&l, &m, "u1", m.started_at, false).unwrap().unwrap();
         assert_eq!(undone.undo_of.as_deref(), Some("t1"));
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "old a\n");
         assert!(!l.memory_dir.join("c.md").exists());
@@ -751,11 +794,11 @@ mod tests {
         std::fs::write(s.work.join("a.md"), "dream\n").unwrap();
         apply(&l, &s, plan(&s), manifest("t1")).unwrap();
         std::fs::write(l.memory_dir.join("a.md"), "edited after\n").unwrap();
-        let m = history::find(&l.memory_dir, Some("t1")).unwrap();
-        let refused = history::undo(&l.memory_dir, &m, "u1", m.started_at, false).unwrap().unwrap_err();
+        let m = history::find(&l, Some("t1")).unwrap();
+        let refused = history::undo(&l, &m, "u1", m.started_at, false).unwrap().unwrap_err();
         assert_eq!(refused[0].path, "a.md");
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "edited after\n");
-        history::undo(&l.memory_dir, &m, "u1", m.started_at, true).unwrap().unwrap();
+        history::undo(&l, &m, "u1", m.started_at, true).unwrap().unwrap();
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "old\n");
     }
 

@@ -38,7 +38,7 @@ pub fn undo(
     task: Option<&str>,
     force: bool,
 ) -> Result<Result<Manifest, Vec<UndoConflict>>, UndoError> {
-    let mem = &loc.memory_dir;
+    let mem = loc;
     recover(loc, clock, cfg)?;
     let m = match task {
         Some(id) => history::find(mem, Some(id))?,
@@ -50,7 +50,7 @@ pub fn undo(
             history::latest_undoable(mem)?
         }
     };
-    let lock = ConsolidationLock::new(mem, clock, cfg.stale_lock());
+    let lock = ConsolidationLock::new(&loc.memory_dir, clock, cfg.stale_lock());
     let token = match lock.try_acquire(std::process::id()).map_err(LifecycleError::from)? {
         Acquire::Acquired(t) => t,
         Acquire::Held { holder, .. } => return Err(UndoError::Busy(holder.pid)),

@@ -6,8 +6,10 @@
 //!   <topic>.md                  topic files with optional YAML front matter
 //!   logs/YYYY/MM/YYYY-MM-DD.md  append-only daily logs
 //!   .consolidate-lock           the lock; its mtime is "last consolidated at"
-//!   .dream/                     engine state: task, scan stamp, history, staging
 //! ```
+//! Nothing else: the client reads every `*.md` below the memory folder as a memory, so the
+//! engine's state lives in its own folder ([`crate::paths::Locations::state_dir`]); a
+//! `.dream/` left by an older autodream is moved there once ([`crate::migrate`]).
 //!
 //! Nothing below the memory folder is ever written through a symbolic link: every writer
 //! goes through [`safe_path::MemoryRoot`], which walks each path from the memory folder with
@@ -29,8 +31,14 @@ pub use safe_path::{MemoryRoot, SafePathError};
 pub const INDEX_FILE: &str = "MEMORY.md";
 /// The daily logs folder.
 pub const LOGS_DIR: &str = "logs";
-/// autodream's own state folder.
-pub const STATE_DIR: &str = ".dream";
+/// The state folder older versions kept inside the memory folder (moved out once).
+pub const LEGACY_STATE_DIR: &str = ".dream";
+/// Inside the state folder: engine data a dream changes along with the memory (the offline
+/// engine's `.engine/` records and `.archive/`), applied and undone in the same transaction.
+pub const ENGINE_DATA_DIR: &str = "data";
+/// The top-level names in a staging copy that belong to [`ENGINE_DATA_DIR`], not to the
+/// memory folder.
+pub const ENGINE_DATA_NAMES: &[&str] = &[".engine", ".archive"];
 
 /// The index a fresh memory directory starts with.
 pub const INITIAL_INDEX: &str = "";
@@ -58,19 +66,17 @@ pub struct InitReport {
     pub existing: Vec<PathBuf>,
 }
 
-/// Creates MEMORY.md, `logs/` and `.dream/` where missing; never overwrites anything.
-/// A symbolic link in place of `logs/` or `.dream/` is refused (autodream would write
-/// through it later); a linked MEMORY.md is left alone.
+/// Creates MEMORY.md and `logs/` where missing; never overwrites anything.
+/// A symbolic link in place of `logs/` is refused (autodream would write through it
+/// later); a linked MEMORY.md is left alone.
 pub fn init(memory_dir: &Path) -> Result<InitReport, MemdirError> {
     let mut report = InitReport::default();
     let root = MemoryRoot::create(memory_dir)?;
-    for dir in [LOGS_DIR, STATE_DIR] {
-        let p = memory_dir.join(dir);
-        if root.ensure_dir(dir)? {
-            report.created.push(p);
-        } else {
-            report.existing.push(p);
-        }
+    let logs = memory_dir.join(LOGS_DIR);
+    if root.ensure_dir(LOGS_DIR)? {
+        report.created.push(logs);
+    } else {
+        report.existing.push(logs);
     }
     let index = memory_dir.join(INDEX_FILE);
     if root.create_new(INDEX_FILE, INITIAL_INDEX.as_bytes())? {
@@ -155,16 +161,16 @@ mod tests {
     fn init_creates_what_is_missing_and_nothing_more() {
         let (_tmp, mem, _) = dirs();
         let first = init(&mem).unwrap();
-        assert_eq!(first.created.len(), 3);
-        assert_eq!(entries(&mem), [".dream", "MEMORY.md", "logs"]);
+        assert_eq!(first.created.len(), 2);
+        assert_eq!(entries(&mem), ["MEMORY.md", "logs"]);
         let again = init(&mem).unwrap();
         assert!(again.created.is_empty());
-        assert_eq!(again.existing.len(), 3);
+        assert_eq!(again.existing.len(), 2);
     }
 
     #[test]
-    fn init_refuses_a_linked_state_or_logs_folder() {
-        for name in [STATE_DIR, LOGS_DIR] {
+    fn init_refuses_a_linked_logs_folder() {
+        for name in [LOGS_DIR] {
             let (_tmp, mem, outside) = dirs();
             symlink(&outside, mem.join(name)).unwrap();
             let err = init(&mem).unwrap_err();

@@ -582,11 +582,23 @@ impl MemoryRoot {
         to: impl AsRef<Path>,
         skip: &dyn Fn(&Path) -> bool,
     ) -> Result<(), SafePathError> {
+        self.copy_tree_into(from, self, to, skip)
+    }
+
+    /// [`copy_tree`](Self::copy_tree) into a folder below another root (`to` may be empty:
+    /// the root itself), with the same guarantees on both sides.
+    pub fn copy_tree_into(
+        &self,
+        from: impl AsRef<Path>,
+        dest: &MemoryRoot,
+        to: impl AsRef<Path>,
+        skip: &dyn Fn(&Path) -> bool,
+    ) -> Result<(), SafePathError> {
         let (from, to) = (from.as_ref(), to.as_ref());
         let from_comps = self.components(from, true)?;
-        let to_comps = self.components(to, false)?;
+        let to_comps = dest.components(to, true)?;
         let src = self.open_dirs(from, &from_comps, false)?;
-        let dst = self.open_dirs(to, &to_comps, true)?;
+        let dst = dest.open_dirs(to, &to_comps, true)?;
         copy_dir(&src, &dst, Path::new(""), skip)
             .map_err(|(below, e)| SafePathError::Io { path: self.join(from).join(below), source: e })
     }

@@ -85,8 +85,8 @@ pub struct Found {
 
 /// The facts of the memory files whose line holds every word of `query`
 /// (case-insensitive), with their sources where the engine recorded them.
-pub fn find(memory: &Path, query: &str) -> Vec<Found> {
-    let (record, _) = Provenance::load(memory);
+pub fn find(memory: &Path, engine_data: &Path, query: &str) -> Vec<Found> {
+    let (record, _) = Provenance::load(engine_data);
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let mut out = Vec::new();
     for (rel, text) in memory_files(memory) {
