@@ -222,6 +222,8 @@ pub fn evaluate(
             let detail = if pass { counts } else { format!("{counts}: not enough new input") };
             (pass, json!({ "sessions": n, "log_entries": entries }), detail)
         }
+        // The dream would fail on a sessions folder it cannot read (a missing one is empty):
+        // closed, with the reason, rather than a failed dream at every tick.
         Err(e) => (false, json!({ "sessions": null, "log_entries": entries }), e.to_string()),
     };
     out.push(TickGate {
