@@ -11,7 +11,6 @@
 //! large run are in `docs/reliability.md`.
 
 mod daemon;
-mod extraction_kill;
 mod fault_injection;
 mod kill;
 mod lock_races;

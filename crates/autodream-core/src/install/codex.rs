@@ -45,8 +45,10 @@ pub fn codex_home() -> Result<PathBuf, InstallError> {
 pub struct Options {
     /// Codex's home (`config.toml` and `sessions/` are in it).
     pub codex_home: PathBuf,
-    /// The absolute path of `autodream-hook`.
-    pub hook_exe: PathBuf,
+    /// The absolute path of `autodream-hook`; `None` runs `autodream hook` instead.
+    pub hook_exe: Option<PathBuf>,
+    /// The `autodream` binary (absolute).
+    pub autodream_exe: PathBuf,
     /// Options baked into the command line after the sessions options (`--memory-dir DIR`, …).
     pub hook_args: Vec<String>,
     /// autodream's install record.
@@ -71,23 +73,32 @@ impl Options {
 
     /// The `notify` command line: the hook, told where Codex keeps its rollouts.
     pub fn notify_argv(&self) -> Vec<String> {
-        let mut argv = vec![
-            self.hook_exe.to_string_lossy().into_owned(),
+        let mut argv = match &self.hook_exe {
+            Some(h) => vec![h.to_string_lossy().into_owned()],
+            None => vec![self.autodream_exe.to_string_lossy().into_owned(), "hook".into()],
+        };
+        argv.extend([
             "--sessions-format".into(),
             "codex".into(),
             "--sessions-dir".into(),
             self.codex_home.join("sessions").to_string_lossy().into_owned(),
-        ];
+        ]);
         argv.extend(self.hook_args.iter().cloned());
         argv
     }
 }
 
-/// Is this `notify` command line autodream's? Its program is an `autodream-hook` binary.
+/// Is this `notify` command line autodream's? Its program is an `autodream-hook` binary, or
+/// `autodream hook`.
 pub fn is_ours(argv: &[String]) -> bool {
-    argv.first().is_some_and(|p| {
-        Path::new(p).file_name().is_some_and(|n| n == "autodream-hook" || n == "autodream-hook.exe")
-    })
+    let name = |p: &String| {
+        Path::new(p).file_name().map(|n| n.to_string_lossy().trim_end_matches(".exe").to_string())
+    };
+    match argv.first().and_then(name).as_deref() {
+        Some("autodream-hook") => true,
+        Some("autodream") => argv.get(1).is_some_and(|a| a == "hook"),
+        _ => false,
+    }
 }
 
 /// `notify` as a list of strings; `Err` with its text when it is set to something else.
@@ -180,13 +191,16 @@ pub fn install(opts: &Options) -> Result<Report, CodexError> {
     // 2. autodream's config: AGENTS.md as a mirror of the index.
     if let Some(config) = &opts.autodream_config {
         let (change, file) = add_mirror(config, &opts.agents_md(), opts.now, opts.dry_run)?;
+        let added = change.action != FileAction::Unchanged;
         report.files.push(change);
         record.files.extend(file);
-        report.notes.push(format!(
-            "Codex does not load MEMORY.md: after each dream the memory index is kept in {} between \
-             the autodream markers (nothing else in that file is touched)",
-            opts.agents_md().display()
-        ));
+        if added {
+            report.notes.push(format!(
+                "Codex does not load MEMORY.md: after each dream the memory index is kept in {} between \
+                 the autodream markers (nothing else in that file is touched)",
+                opts.agents_md().display()
+            ));
+        }
     }
 
     if !opts.dry_run && !record.files.is_empty() {
@@ -303,7 +317,8 @@ mod tests {
     fn opts(home: &Path) -> Options {
         Options {
             codex_home: home.join(".codex"),
-            hook_exe: PathBuf::from("/opt/autodream/bin/autodream-hook"),
+            hook_exe: Some(PathBuf::from("/opt/autodream/bin/autodream-hook")),
+            autodream_exe: PathBuf::from("/opt/autodream/bin/autodream"),
             hook_args: vec![],
             manifest: home.join("state/installed.json"),
             project_dir: home.join("shop"),

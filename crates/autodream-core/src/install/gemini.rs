@@ -78,8 +78,8 @@ pub struct Options {
     pub mcp: bool,
     /// The `autodream` binary (absolute): the MCP server.
     pub autodream_exe: PathBuf,
-    /// The `autodream-hook` binary (absolute).
-    pub hook_exe: PathBuf,
+    /// The `autodream-hook` binary (absolute); `None` runs `autodream hook` instead.
+    pub hook_exe: Option<PathBuf>,
     /// Options baked into the hook command after `--sessions-format gemini`.
     pub hook_args: Vec<String>,
     /// autodream's install record.
@@ -105,7 +105,10 @@ impl Options {
 
     /// The hook's shell command.
     pub fn hook_command(&self) -> String {
-        let mut words = vec![quote(&self.hook_exe.to_string_lossy())];
+        let mut words = match &self.hook_exe {
+            Some(h) => vec![quote(&h.to_string_lossy())],
+            None => vec![quote(&self.autodream_exe.to_string_lossy()), "hook".into()],
+        };
         words.push("--sessions-format".into());
         words.push("gemini".into());
         words.extend(self.hook_args.iter().map(|a| quote(a)));
@@ -149,14 +152,15 @@ fn key(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()
 }
 
-/// Is this hook handler autodream's? Named `autodream`, or running an `autodream-hook`.
+/// Is this hook handler autodream's? Named `autodream`, or running `autodream-hook` or
+/// `autodream hook`.
 fn is_our_handler(handler: &Value) -> bool {
     handler.get("name").and_then(Value::as_str) == Some(NAME)
         || handler
             .get("command")
             .and_then(Value::as_str)
-            .and_then(|c| c.split_whitespace().next())
-            .is_some_and(|p| p.trim_matches('\'').ends_with("autodream-hook"))
+            .and_then(super::claude_code::parse_autodream_hook)
+            .is_some()
 }
 
 fn handlers(settings: &Value, event: &str) -> Vec<Value> {
@@ -266,13 +270,16 @@ pub fn install(opts: &Options) -> Result<Report, GeminiError> {
 
     if let Some(config) = &opts.autodream_config {
         let (change, file) = add_mirror(config, &opts.gemini_md(), opts.now, opts.dry_run)?;
+        let added = change.action != FileAction::Unchanged;
         report.files.push(change);
         record.files.extend(file);
-        report.notes.push(format!(
-            "Gemini CLI does not load MEMORY.md: after each dream the memory index is kept in {} between \
-             the autodream markers (nothing else in that file is touched)",
-            opts.gemini_md().display()
-        ));
+        if added {
+            report.notes.push(format!(
+                "Gemini CLI does not load MEMORY.md: after each dream the memory index is kept in {} between \
+                 the autodream markers (nothing else in that file is touched)",
+                opts.gemini_md().display()
+            ));
+        }
     }
 
     if !opts.dry_run && !record.files.is_empty() {
@@ -361,7 +368,7 @@ mod tests {
             hooks: true,
             mcp: false,
             autodream_exe: PathBuf::from("/opt/autodream/bin/autodream"),
-            hook_exe: PathBuf::from("/opt/autodream/bin/autodream-hook"),
+            hook_exe: Some(PathBuf::from("/opt/autodream/bin/autodream-hook")),
             hook_args: vec![],
             manifest: home.join("state/installed.json"),
             autodream_config: None,

@@ -1,6 +1,7 @@
 //! `autodream install` and `autodream uninstall`: register autodream with the agents people
 //! use, and take exactly that back out. One file per target.
 
+mod agents;
 pub mod claude_code;
 pub mod codex;
 pub mod daemon;
