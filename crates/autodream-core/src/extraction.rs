@@ -265,22 +265,16 @@ pub struct FoundTurn {
     pub entries: Vec<String>,
 }
 
-/// What the rules made of a chunk.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Found {
-    /// Complete turns, in order.
-    pub turns: Vec<FoundTurn>,
-    /// Where the next run resumes: after the last complete turn (a trailing prompt not yet
-    /// answered is held back).
-    pub resume_at: u64,
-}
+/// Where an [`Extractor`] hands each turn it read, as soon as it read it.
+pub type Emit<'a> = dyn FnMut(FoundTurn) -> Result<(), ExtractionError> + 'a;
 
 /// An engine's extraction rules.
 pub trait Extractor {
-    /// The turns of `chunk` and what to keep from each. Entries already in memory or in the
-    /// logs must be left out here (the rules know how to compare); `written` holds the
-    /// entries this run wrote so far.
-    fn extract(&mut self, chunk: &Chunk<'_>, written: &[String]) -> Found;
+    /// Reads the turns of `chunk` in order and hands each complete one to `emit` at once,
+    /// with the entries to write (what memory or the logs already hold left out: the rules
+    /// know how to compare). Returns the offset the next run resumes at: after the last
+    /// complete turn (a trailing prompt not answered yet is held back).
+    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, ExtractionError>;
 }
 
 /// What one [`run`] did.
@@ -323,7 +317,6 @@ pub fn run(
     }
     let mut report = RunReport::default();
     let suffix: String = session.chars().take(8).collect();
-    let mut written: Vec<String> = Vec::new();
     for pass in 0..MAX_PASSES {
         let mut progress = load(loc, &key).unwrap_or_default();
         let mut file = std::fs::File::open(transcript).map_err(io(transcript))?;
@@ -356,13 +349,8 @@ pub fn run(
         let text = String::from_utf8_lossy(&bytes[..whole]);
         report.bytes += whole as u64;
         let chunk = Chunk { text: &text, start, session, restarted, final_turn_complete: pass == 0 };
-        let found = if whole > 0 {
-            rules.extract(&chunk, &written)
-        } else {
-            Found { resume_at: start, ..Default::default() }
-        };
         progress.last_written = 0;
-        for turn in found.turns {
+        let mut emit = |turn: FoundTurn| -> Result<(), ExtractionError> {
             report.turns += 1;
             let lines: Vec<String> = turn.entries.iter().map(|e| format!("{e} (session {suffix})")).collect();
             if let Some((_, n)) = daily_log::append_all(&loc.memory_dir, now, &lines)? {
@@ -370,13 +358,17 @@ pub fn run(
                 progress.written += n;
                 progress.last_written += n;
             }
-            written.extend(turn.entries);
-            // Only after the append: a kill in between reads the turn again.
             progress.offset = turn.end;
-            progress.last_run = Some(now.timestamp());
-            save(&root, &key, &progress)?;
-        }
-        progress.offset = found.resume_at.max(progress.offset);
+            // Only after the append: a kill in between reads the turn again (and finds its
+            // entries in the log). A turn that wrote nothing needs no record of its own.
+            if !turn.entries.is_empty() {
+                progress.last_run = Some(now.timestamp());
+                save(&root, &key, &progress)?;
+            }
+            Ok(())
+        };
+        let resume_at = if whole > 0 { rules.extract(&chunk, &mut emit)? } else { start };
+        progress.offset = resume_at.max(progress.offset);
         progress.seen = size;
         progress.last_run = Some(now.timestamp());
         save(&root, &key, &progress)?;

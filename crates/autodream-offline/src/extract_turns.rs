@@ -26,7 +26,7 @@ use jiff::tz::TimeZone;
 use regex::Regex;
 use serde_json::Value;
 
-use autodream_core::extraction::{Chunk, Extractor, Found, FoundTurn};
+use autodream_core::extraction::{Chunk, Emit, ExtractionError, Extractor, FoundTurn};
 use autodream_core::memdir::daily_log;
 use autodream_core::memdir::{INDEX_FILE, LOGS_DIR};
 use autodream_core::sessions::{
@@ -154,8 +154,9 @@ impl OfflineExtractor {
         })
     }
 
-    /// The durable statements of a turn's user text.
-    fn entries(&mut self, session: &ParsedSession, written: &[String]) -> Vec<String> {
+    /// The durable statements of a turn's user text that are not known yet; each one kept
+    /// is known from then on.
+    fn entries(&mut self, session: &ParsedSession) -> Vec<String> {
         let heard = said::hear(std::slice::from_ref(session), &[], self.now, &self.tz);
         let mut out: Vec<String> = Vec::new();
         for s in heard.sentences {
@@ -166,10 +167,10 @@ impl OfflineExtractor {
                 continue;
             }
             let text = daily_log::fold_line(&kept.text);
-            let again = |list: &[String]| list.iter().any(|w| memo::same_fact(w, &text));
-            if self.known.holds(&text) || again(written) || again(&out) {
+            if self.known.holds(&text) {
                 continue;
             }
+            self.known.add(&text);
             out.push(text);
         }
         out
@@ -184,7 +185,7 @@ fn opens_turn(turn: &Turn) -> bool {
 }
 
 impl Extractor for OfflineExtractor {
-    fn extract(&mut self, chunk: &Chunk<'_>, written: &[String]) -> Found {
+    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, ExtractionError> {
         // The byte offset after each line (lines are 1-based, as the parser numbers them).
         let mut ends = vec![chunk.start];
         let mut starts_writing = Vec::new();
@@ -206,20 +207,20 @@ impl Extractor for OfflineExtractor {
             groups.last_mut().expect("pushed").push(turn);
         }
         let line_count = ends.len() - 1;
-        let mut found = Found { turns: Vec::new(), resume_at: ends[line_count] };
+        let mut resume_at = ends[line_count];
         for (i, group) in groups.iter().enumerate() {
             let first = group[0].line;
             let last_line = groups.get(i + 1).map_or(line_count, |g| g[0].line - 1);
             let answered = group.iter().any(|t| t.role != Role::User);
             let is_last = i + 1 == groups.len();
             if is_last && opens_turn(&group[0]) && (!answered || !chunk.final_turn_complete) {
-                found.resume_at = ends[first - 1];
+                resume_at = ends[first - 1];
                 break;
             }
             let end = ends[last_line];
             if !opens_turn(&group[0]) {
                 // The tail of a turn read before: nothing of the user's in it.
-                found.turns.push(FoundTurn { end, entries: Vec::new() });
+                emit(FoundTurn { end, entries: Vec::new() })?;
                 continue;
             }
             let wrote_memory = (first..=last_line).any(|l| starts_writing[l - 1]);
@@ -228,13 +229,11 @@ impl Extractor for OfflineExtractor {
             } else {
                 let users = group.iter().filter(|t| t.role == Role::User).cloned().collect();
                 let session = ParsedSession { file: file.clone(), format, turns: users, skipped_lines: 0 };
-                let mut so_far = written.to_vec();
-                so_far.extend(found.turns.iter().flat_map(|t| t.entries.iter().cloned()));
-                self.entries(&session, &so_far)
+                self.entries(&session)
             };
-            found.turns.push(FoundTurn { end, entries });
+            emit(FoundTurn { end, entries })?;
         }
-        found
+        Ok(resume_at)
     }
 }
 

@@ -1,12 +1,60 @@
-//! `autodream doctor`: everything that would stop dreams from reaching the agent, each with its fix.
+//! `autodream doctor`: everything that would stop dreams from reaching the agent, each with its
+//! fix. The checks are `autodream_core::doctor`'s; exit 1 when one is a problem.
 
 use clap::Args;
 
+use autodream_core::doctor::{self, DoctorInput, Status};
+use autodream_core::install::claude_code::Homes;
+
+use crate::commands::print_json;
+use crate::context;
 use crate::global::GlobalArgs;
 
 #[derive(Debug, Args)]
-pub struct DoctorArgs {}
+pub struct DoctorArgs {
+    /// Print one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_global: &GlobalArgs, _args: DoctorArgs) -> anyhow::Result<u8> {
-    anyhow::bail!("this command is being built")
+pub fn run(global: &GlobalArgs, args: DoctorArgs) -> anyhow::Result<u8> {
+    let ctx = context::build(global)?;
+    let homes = Homes::from_env()?;
+    let exe = std::env::current_exe().ok().map(|e| e.canonicalize().unwrap_or(e));
+    let diagnosis = doctor::diagnose(&DoctorInput {
+        locations: &ctx.locations,
+        config: &ctx.config,
+        clock: ctx.clock,
+        homes: &homes,
+        autodream_exe: exe,
+        path_var: std::env::var_os("PATH"),
+    });
+    let code = if diagnosis.has_problems() { 1 } else { 0 };
+    if args.json {
+        print_json(&diagnosis)?;
+        return Ok(code);
+    }
+    context::print_warnings(&ctx);
+    for c in &diagnosis.checks {
+        let mark = match c.status {
+            Status::Ok => "ok     ",
+            Status::Warn => "warn   ",
+            Status::Problem => "PROBLEM",
+        };
+        println!("{mark} {:<13} {}", c.name, c.summary);
+        if let Some(fix) = &c.fix {
+            println!("        {:<13} fix: {fix}", "");
+        }
+    }
+    let (p, w) = (diagnosis.count(Status::Problem), diagnosis.count(Status::Warn));
+    if p > 0 {
+        println!(
+            "{p} problem(s), {w} warning(s): dreams do not reach the agent until the problems are fixed"
+        );
+    } else if w > 0 {
+        println!("no problems, {w} warning(s)");
+    } else {
+        println!("all good");
+    }
+    Ok(code)
 }

@@ -246,3 +246,28 @@ fn install_daemon_writes_once_never_enables_and_uninstall_removes_exactly_it() {
     absent.assert_code(0);
     assert!(absent.stdout.contains("is not installed"), "{}", absent.stdout);
 }
+
+#[test]
+fn an_unreadable_sessions_folder_closes_the_gate_with_its_reason_and_a_missing_one_is_empty() {
+    let env = assistant_env("2026-05-08T03:00:00Z");
+    std::fs::remove_dir_all(&env.sess).unwrap();
+    // Missing: no sessions, and the two log entries are enough.
+    let missing = env.run(&["daemon", "--once", "--json"]);
+    missing.assert_code(0);
+    let v: serde_json::Value = serde_json::from_str(&missing.stdout).unwrap();
+    assert_eq!(v["gates"][4]["detail"], "sessions 0/5, log entries 2/2");
+    assert_eq!(v["result"], "dreamt", "{v:#}");
+
+    let env = assistant_env("2026-05-08T03:00:00Z");
+    std::fs::remove_dir_all(&env.sess).unwrap();
+    write(&env.sess, "not a folder");
+    let before = full_state(&env.mem);
+    let out = env.run(&["daemon", "--once"]);
+    out.assert_code(0);
+    assert!(
+        out.stdout.contains("no dream: the new_input gate is closed: cannot read sessions folder"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(full_state(&env.mem), before);
+}

@@ -222,6 +222,8 @@ pub fn evaluate(
             let detail = if pass { counts } else { format!("{counts}: not enough new input") };
             (pass, json!({ "sessions": n, "log_entries": entries }), detail)
         }
+        // The dream would fail on a sessions folder it cannot read (a missing one is empty):
+        // closed, with the reason, rather than a failed dream at every tick.
         Err(e) => (false, json!({ "sessions": null, "log_entries": entries }), e.to_string()),
     };
     out.push(TickGate {
@@ -275,7 +277,7 @@ pub fn tick(loc: &Locations, config: &LoadedConfig, clock: Clock, opts: &TickOpt
     let gates = evaluate(loc, config, clock, opts.current_session.as_deref());
     let closed = gates.iter().find(|g| !g.pass);
     let mut report = TickReport {
-        at: now,
+        at: whole_seconds(now),
         local_time: local.strftime("%Y-%m-%d %H:%M %Z").to_string(),
         window: config.config.dream_window.to_string(),
         waiting_on: closed.map(|g| g.name),
@@ -361,9 +363,10 @@ pub fn run(
     let ticks = Ticks::new(clock, every);
     let real = opts.real_interval.unwrap_or(every);
     let cancel = &opts.tick.cancel;
-    let mut state = DaemonState::new(clock.now(), cfg.dream_window.to_string(), cfg.tick_minutes);
+    let mut state =
+        DaemonState::new(whole_seconds(clock.now()), cfg.dream_window.to_string(), cfg.tick_minutes);
     if opts.record_state {
-        state.next_tick = Some(clock.now());
+        state.next_tick = Some(whole_seconds(clock.now()));
         state.save(loc)?;
     }
     let mut n = 0u64;
@@ -376,9 +379,11 @@ pub fn run(
             report.next_tick = Some(if ticks.is_virtual() {
                 ticks.next_after(report.at)
             } else {
-                Timestamp::now()
-                    .checked_add(jiff::SignedDuration::try_from(real).unwrap_or_default())
-                    .unwrap_or(Timestamp::MAX)
+                whole_seconds(
+                    Timestamp::now()
+                        .checked_add(jiff::SignedDuration::try_from(real).unwrap_or_default())
+                        .unwrap_or(Timestamp::MAX),
+                )
             });
         }
         if opts.record_state {
@@ -400,10 +405,15 @@ pub fn run(
     let stopped = cancel.is_cancelled();
     if opts.record_state {
         state.next_tick = None;
-        state.stopped_at = Some(ticks.clock_of(n.saturating_sub(1)).now());
+        state.stopped_at = Some(whole_seconds(ticks.clock_of(n.saturating_sub(1)).now()));
         state.save(loc)?;
     }
     Ok(DaemonEnd { ticks: n, stopped })
+}
+
+/// An instant to the second, as reports show it.
+fn whole_seconds(t: Timestamp) -> Timestamp {
+    t.round(jiff::Unit::Second).unwrap_or(t)
 }
 
 /// Sleeps `d`, waking early when `cancel` fires.

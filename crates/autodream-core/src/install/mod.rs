@@ -1,6 +1,6 @@
 //! Registering autodream with the agents people use, and taking exactly that back out.
 //!
-//! Each target (one file per agent: [`claude_code`]) decides what to change; this room holds
+//! Each target (one file per agent: [`claude_code`], [`codex`], [`gemini`]) decides what to change; this room holds
 //! what the JSON-settings targets share:
 //! - the report of what changed, file by file ([`Report`], [`FileChange`]), printed the same
 //!   way whether the run was real or `--dry-run`;
@@ -408,7 +408,10 @@ pub fn revert_json(
     }
     let mut backup_file = None;
     if !dry_run {
-        backup_file = Some(backup(path, now)?);
+        // A file the install created and nothing else filled goes without a copy.
+        if action != FileAction::Delete {
+            backup_file = Some(backup(path, now)?);
+        }
         if action == FileAction::Delete {
             remove_file(path)?;
         } else {

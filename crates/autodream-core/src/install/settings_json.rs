@@ -42,18 +42,28 @@ impl JsonEdit {
     /// "Stop hook appended to hooks.Stop", for the report.
     pub fn describe(&self) -> String {
         match self {
-            JsonEdit::Append { path, .. } => format!("appended an entry to {}", path.join(".")),
+            JsonEdit::Append { path, value, .. } => {
+                match value.pointer("/hooks/0/command").and_then(Value::as_str) {
+                    Some(cmd) => format!("{}: added the hook `{cmd}`", path.join(".")),
+                    None => format!("{}: appended {}", path.join("."), compact(value)),
+                }
+            }
             JsonEdit::Set { path, value, before, .. } => match before {
                 None => format!("set {} = {}", path.join("."), compact(value)),
                 Some(b) => format!("set {} = {} (was {})", path.join("."), compact(value), compact(b)),
             },
-            JsonEdit::Remove { path, .. } => format!("removed an entry from {}", path.join(".")),
+            JsonEdit::Remove { path, value } => format!("{}: removed {}", path.join("."), compact(value)),
         }
     }
 }
 
-/// A value on one line, long ones cut.
+/// A value on one line, long ones cut; a server or hook entry as its command line.
 pub fn compact(v: &Value) -> String {
+    if let Some(cmd) = v.get("command").and_then(Value::as_str) {
+        let args: Vec<&str> =
+            v.get("args").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        return format!("`{}`", std::iter::once(cmd).chain(args).collect::<Vec<_>>().join(" "));
+    }
     let s = v.to_string();
     if s.chars().count() > 80 { format!("{}…", s.chars().take(79).collect::<String>()) } else { s }
 }
@@ -305,7 +315,11 @@ fn jsonc_to_serde(v: jsonc_parser::JsonValue<'_>) -> Value {
     }
 }
 
-/// A value as the CST's input, keys in the order `serde_json` iterates them.
+/// Keys written first, in this order, when a new object goes into a settings file (the order
+/// the clients' own documentation shows); other keys follow alphabetically.
+const KEY_ORDER: [&str; 7] = ["matcher", "hooks", "type", "command", "args", "env", "timeout"];
+
+/// A value as the CST's input, keys in [`KEY_ORDER`].
 fn input(v: &Value) -> CstInputValue {
     match v {
         Value::Null => CstInputValue::Null,
@@ -313,7 +327,12 @@ fn input(v: &Value) -> CstInputValue {
         Value::Number(n) => CstInputValue::Number(n.to_string()),
         Value::String(s) => CstInputValue::String(s.clone()),
         Value::Array(a) => CstInputValue::Array(a.iter().map(input).collect()),
-        Value::Object(o) => CstInputValue::Object(o.iter().map(|(k, v)| (k.clone(), input(v))).collect()),
+        Value::Object(o) => {
+            let rank = |k: &str| KEY_ORDER.iter().position(|x| *x == k).unwrap_or(KEY_ORDER.len());
+            let mut entries: Vec<(&String, &Value)> = o.iter().collect();
+            entries.sort_by_key(|(k, _)| rank(k));
+            CstInputValue::Object(entries.into_iter().map(|(k, v)| (k.clone(), input(v))).collect())
+        }
     }
 }
 
