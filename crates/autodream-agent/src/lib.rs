@@ -14,6 +14,7 @@
 //! [`AgentEngine`] ties them together behind [`autodream_core::engine::Engine`].
 
 pub mod agent_loop;
+pub mod claude_cli;
 pub mod landlock;
 pub mod prompt;
 pub mod providers;
@@ -35,6 +36,7 @@ use crate::providers::{Provider, RetryPolicy};
 use crate::sandbox::{Sandbox, SandboxRoots};
 use crate::tools::{BashSettings, ToolBox};
 
+pub use crate::claude_cli::{ClaudeEngine, ClaudeOptions};
 pub use crate::landlock::{LandlockStatus, landlock_status, sandbox_exec_main};
 
 /// Reads an environment variable (injectable so tests need not touch the process environment).
@@ -245,7 +247,7 @@ const ARCHIVE_HEADINGS: &[&str] = &["superseded", "archive", "archived"];
 
 /// Bullets the dream moved into archive sections: per touched file, the archived bullets in
 /// staging minus those the real file already had. Validation lets files shrink by this much.
-fn archived_facts(touched: &std::collections::BTreeSet<PathBuf>, staging: &Path, memory_dir: &Path) -> usize {
+pub(crate) fn archived_facts(touched: &std::collections::BTreeSet<PathBuf>, staging: &Path, memory_dir: &Path) -> usize {
     touched
         .iter()
         .map(|rel| {

@@ -110,6 +110,10 @@ fn one_of(v: &Raw<'_>, allowed: &[&str]) -> Result<String, String> {
     }
 }
 
+/// Why `engine = "exec"` and `exec_command` are refused: the engine that runs an outside
+/// program is `claude`, which runs the user's Claude Code client under the sandbox.
+pub(super) const EXEC_RETIRED: &str = "the exec engine was replaced by engine = \"claude\" (the Claude Code client in print mode, sandboxed; set claude.command to its binary)";
+
 /// A list of absolute paths: a TOML or JSON array of strings, or one string of
 /// comma-separated paths (environment and `--set`).
 fn path_list(v: &Raw<'_>) -> Result<Vec<PathBuf>, String> {
@@ -191,7 +195,10 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         Ok(())
     }),
     ("engine", |c, v| {
-        c.engine = one_of(v, &["offline", "hygiene", "agent", "exec"])?;
+        if v.as_str().is_some_and(|s| s.trim().eq_ignore_ascii_case("exec")) {
+            return Err(EXEC_RETIRED.into());
+        }
+        c.engine = one_of(v, &["offline", "hygiene", "agent", "claude"])?;
         Ok(())
     }),
     ("flags_file", |c, v| {
@@ -210,8 +217,17 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         c.memory_budget_max_bytes = int(v, 1024, 1 << 40)? as u64;
         Ok(())
     }),
-    ("exec_command", |c, v| {
-        c.exec_command = Some(string(v)?);
+    ("exec_command", |_, _| Err(EXEC_RETIRED.into())),
+    ("claude.command", |c, v| {
+        c.claude.command = string(v)?;
+        Ok(())
+    }),
+    ("claude.timeout_minutes", |c, v| {
+        c.claude.timeout_minutes = pos_f64(v, 0.0, 24.0 * 60.0, false)?;
+        Ok(())
+    }),
+    ("max_cost_per_day", |c, v| {
+        c.max_cost_per_day = pos_f64(v, 0.0, 1_000_000.0, true)?;
         Ok(())
     }),
     ("dream_window", |c, v| {

@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use super::task::Task;
 use crate::clock::local_tz;
 use crate::config::{AgentConfig, Config};
+use crate::doctor::{ContextCost, context_cost};
 use crate::engine::TokenUsage;
 use crate::memdir::MemoryRoot;
-use crate::memdir::index::{ContextCost, context_cost};
 use crate::paths::Locations;
 
 /// The ledger's file name inside the state folder.
@@ -185,7 +185,7 @@ pub fn report(loc: &Locations, cfg: &Config, today: Date) -> CostReport {
     let day = ledger.day(today);
     let limit = (cfg.max_cost_per_day > 0.0).then_some(cfg.max_cost_per_day);
     CostReport {
-        context: context_cost(&loc.memory_dir, cfg.index_max_lines, cfg.index_max_units).ok(),
+        context: context_cost(&loc.memory_dir, cfg.index_max_lines, cfg.index_max_units),
         budget_reached: limit.is_some_and(|l| day.usd >= l),
         last: ledger.last,
         today: day,
@@ -207,16 +207,14 @@ impl CostReport {
     /// The report as `status` prints it, one line each, without the left column.
     pub fn lines(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if let Some(c) = &self.context {
-            let cut = if c.truncated {
-                format!(" (cut at the load limit; the file has {} bytes)", c.file_bytes)
-            } else {
-                String::new()
-            };
-            out.push(format!(
-                "MEMORY.md adds {} bytes (~{} tokens) to every session{cut}",
-                c.bytes, c.tokens
-            ));
+        match &self.context {
+            Some(c) => out.push(format!(
+                "MEMORY.md adds {} bytes (~{} tokens) to every session{}",
+                c.bytes,
+                c.tokens,
+                if c.truncated { " (the rest of the file is cut at the load limit)" } else { "" }
+            )),
+            None => out.push("no MEMORY.md yet: nothing is added to sessions".into()),
         }
         match &self.last {
             Some(l) => out.push(format!(
