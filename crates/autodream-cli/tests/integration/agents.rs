@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use insta::assert_snapshot;
 use serde_json::json;
 
+use autodream_core::sessions::SessionFormat;
+
 use crate::support::*;
 
 /// A sealed environment with `autodream` copied to `[TMP]/bin/` and a stand-in
@@ -371,4 +373,55 @@ fn codex_notify_with_its_json_argument_starts_a_dream_over_codex_rollouts() {
         .collect();
     assert!(memory.contains("pnpm") && memory.contains("Priya"), "{memory}");
     assert!(!memory.contains("yarn"), "{memory}");
+}
+
+#[test]
+fn gemini_clis_after_agent_hook_dreams_over_the_projects_own_chats_folder() {
+    let mut env = Env::new();
+    // The agent's layouts under HOME: Gemini CLI's chats, autodream's memory.
+    env.explicit_dirs = false;
+    // `<SHA-256 of the project path>/chats` (the hash itself is checked in the core's tests).
+    let folder = autodream_core::sessions::agent_sessions_dir(SessionFormat::Gemini, &env.cwd).unwrap();
+    let hash = folder.parent().unwrap().file_name().unwrap();
+    assert_eq!(hash.len(), 64);
+    let chats = env.home.join(".gemini/tmp").join(hash).join("chats");
+    gemini_chat(&chats, "aaaaaaaa", -3 * DAY, &[("user", "We use pnpm in this repo, never npm.")]);
+    gemini_chat(
+        &chats,
+        "bbbbbbbb",
+        -DAY,
+        &[("user", "Priya is the PM for billing and signs off on every pricing change.")],
+    );
+    let current = gemini_chat(&chats, "cccccccc", -60, &[("user", "Thanks, that is all.")]);
+    let memory = env.home.join(".claude/projects").join(sanitised(&env.cwd)).join("memory");
+
+    // What Gemini CLI sends its AfterAgent hook on stdin.
+    let input = json!({
+        "session_id": "cccccccc-1111-4000-8000-000000000000",
+        "transcript_path": current,
+        "cwd": env.cwd,
+        "hook_event_name": "AfterAgent",
+        "timestamp": NOW,
+        "prompt": "Thanks, that is all.",
+        "prompt_response": "You're welcome.",
+        "stop_hook_active": false,
+    });
+    let out = env.run_with_stdin(
+        &["hook", "--sessions-format", "gemini", "--set", "min_sessions=2", "--set", "idle_seconds=0"],
+        input.to_string().as_bytes(),
+    );
+    out.assert_code(0);
+    assert_eq!(out.stdout, "");
+    let state = env.home.join(".local/state/autodream").join(sanitised(&memory)).join("task.json");
+    let finished = || {
+        std::fs::read_to_string(&state).is_ok_and(|t| t.contains("\"completed\"") || t.contains("\"failed\""))
+    };
+    assert!(
+        wait_until(std::time::Duration::from_secs(60), finished),
+        "no dream finished in {}",
+        memory.display()
+    );
+    let index = read(&memory.join("MEMORY.md"));
+    assert!(index.contains("pnpm") && index.contains("Priya"), "{index}");
+    assert!(!index.contains("Thanks"), "the current session is not dreamt yet: {index}");
 }
