@@ -103,15 +103,12 @@ fn memory_env() -> Env {
 fn lists_the_five_tools_and_search_ranks_the_better_line_first() {
     let env = memory_env();
     let mcp = Mcp::start(&env, &[]);
-    let mut names: Vec<String> = mcp
-        .rt
-        .block_on(mcp.client().list_all_tools())
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name.to_string())
-        .collect();
-    names.sort();
+    let mut tools = mcp.rt.block_on(mcp.client().list_all_tools()).unwrap();
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(names, ["dream_run", "dream_status", "memory_log", "memory_read", "memory_search"]);
+    // The tools' names, descriptions and argument schemas are the server's interface.
+    insta::assert_json_snapshot!("mcp_tools", tools);
 
     let result = mcp.json("memory_search", json!({"query": "Staging deploy"}));
     let hits = result["hits"].as_array().unwrap();

@@ -53,16 +53,16 @@ when the next dream may run; dream_run starts one now.";
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct SearchParams {
-    /// Words to look for (case and accents as written are folded; whole words rank first)
+    /// Words to look for; case is ignored, and lines with more of the words as whole words rank first
     pub query: String,
     /// At most this many lines (default 10, at most 100)
+    #[schemars(range(min = 1, max = 100))]
     pub limit: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct ReadParams {
-    /// A memory file, relative to the memory folder: MEMORY.md, a topic file such as
-    /// testing.md, or a daily log such as logs/2026/05/2026-05-08.md
+    /// A memory file relative to the memory folder: MEMORY.md, a topic file, or a daily log
     pub path: String,
 }
 
