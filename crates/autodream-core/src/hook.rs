@@ -119,7 +119,7 @@ pub fn evaluate(
     // one small read when nothing did.
     if let Some(plan) = extract_plan(
         &locations,
-        &config.config,
+        &config,
         input.hook_event_name.as_deref(),
         current.as_deref(),
         input.transcript_path.as_deref(),
@@ -141,16 +141,18 @@ pub fn evaluate(
     Ok(Some(WorkerPlan { locations, clock, current_session: current, transcript }))
 }
 
-/// Whether this hook starts the extractor: a `Stop` event, extraction on, and a transcript
-/// that changed since extraction last read it.
+/// Whether this hook starts the extractor: a `Stop` event, extraction on, the client's auto
+/// memory on, and a transcript that changed since extraction last read it.
 fn extract_plan(
     locations: &Locations,
-    config: &crate::config::Config,
+    config: &crate::config::LoadedConfig,
     event: Option<&str>,
     session: Option<&str>,
     transcript: Option<&std::path::Path>,
 ) -> Option<ExtractPlan> {
-    if event != Some("Stop") || config.extract == crate::extraction::ExtractMode::Off {
+    let off =
+        config.config.extract == crate::extraction::ExtractMode::Off || config.auto_memory_off.is_some();
+    if event != Some("Stop") || off {
         return None;
     }
     let transcript = transcript?;

@@ -72,10 +72,15 @@ impl Known {
             return true;
         }
         let words: HashSet<&str> = key.split(' ').collect();
+        // Without CJK, the words are `same_fact`'s tokens: the same 80% overlap, checked
+        // cheaply first. CJK is compared by character pairs, so a looser filter goes first.
+        let cjk = key.chars().any(crate::text::is_cjk);
         self.lines.iter().any(|(line, line_words)| {
             let common = words.iter().filter(|w| line_words.contains(**w)).count();
-            // `same_fact` wants 80% of the union in common; half is a safe filter.
-            common * 2 >= words.len().max(line_words.len()) && memo::same_fact(line, text)
+            let union = words.len() + line_words.len() - common;
+            let close =
+                if cjk { common * 2 >= words.len().min(line_words.len()) } else { common * 10 >= union * 8 };
+            close && memo::same_fact(line, text)
         })
     }
 }

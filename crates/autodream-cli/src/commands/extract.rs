@@ -26,7 +26,8 @@ pub struct ExtractArgs {
 pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
     let loc = &ctx.locations;
-    if ctx.cfg().extract == ExtractMode::Off {
+    // Off, or the client keeps no memory here.
+    if ctx.cfg().extract == ExtractMode::Off || ctx.config.auto_memory_off.is_some() {
         return Ok(0);
     }
     let session = ctx.current_session.clone().unwrap_or_else(|| extraction::key_for(&args.transcript));

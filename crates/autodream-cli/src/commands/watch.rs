@@ -38,6 +38,23 @@ fn render(task: Option<&Task>, now: jiff::Timestamp) -> Vec<String> {
     lines
 }
 
+/// Per-turn extraction: the mode and totals, then the three most recent sessions.
+fn extraction_lines(ctx: &context::Ctx) -> Vec<String> {
+    let summary = autodream_core::extraction::Summary::read(
+        &ctx.locations,
+        ctx.cfg().extract,
+        ctx.clock.now_local().date(),
+    );
+    let mut lines: Vec<String> = summary
+        .lines(ctx.clock.now(), 3)
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { format!("extraction: {l}") } else { format!("  {l}") })
+        .collect();
+    lines.push(String::new());
+    lines
+}
+
 pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
     let load = || autodream_core::dream::task::load_effective(&ctx.locations, ctx.clock, ctx.cfg());
@@ -48,6 +65,7 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
         loop {
             let task = load();
             let mut lines = crate::commands::daemon::watch_lines(&ctx);
+            lines.extend(extraction_lines(&ctx));
             lines.extend(render(task.as_ref(), ctx.clock.now()));
             let text = lines.join("\n");
             if text != last {
@@ -68,7 +86,8 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
             let task = load();
             execute!(out, cursor::MoveTo(0, 0), terminal::Clear(terminal::ClearType::All))?;
             let daemon = crate::commands::daemon::watch_lines(&ctx);
-            for l in daemon.into_iter().chain(render(task.as_ref(), ctx.clock.now())) {
+            let extraction = extraction_lines(&ctx);
+            for l in daemon.into_iter().chain(extraction).chain(render(task.as_ref(), ctx.clock.now())) {
                 write!(out, "{l}\r\n")?;
             }
             let running = task.as_ref().is_some_and(|t| t.state == TaskState::Running);

@@ -132,6 +132,14 @@ fn a_durable_statement_is_logged_once_after_two_racing_hooks_and_nothing_else_is
     assert_eq!(status["extraction"]["log_entries_since_last_dream"], 1, "{status:#}");
     assert_eq!(status["extraction"]["written_today"], 1, "{status:#}");
     assert_eq!(status["extraction"]["sessions"][0]["session"], SESSION, "{status:#}");
+    assert_eq!(status["extraction"]["sessions"][0]["last_written"], 1, "{status:#}");
+    let totals = "offline · 1 entry in the logs since the last dream · 1 written today";
+    let human = env.run(&["status"]);
+    assert!(human.stdout.contains(&format!("extract   {totals}\n")), "{}", human.stdout);
+    assert!(human.stdout.contains("          5e55a0b1  "), "{}", human.stdout);
+    let watch = env.run(&["watch"]);
+    watch.assert_code(0);
+    assert!(watch.stdout.contains(&format!("extraction: {totals}\n")), "{}", watch.stdout);
 }
 
 #[test]
