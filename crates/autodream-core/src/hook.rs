@@ -101,7 +101,16 @@ pub fn evaluate(
     extract: impl FnOnce(ExtractPlan),
 ) -> Result<Option<WorkerPlan>, HookError> {
     let clock = Clock::from_env()?;
-    let overrides = opts.path_overrides(|| input.cwd.clone().filter(|c| c.is_dir()));
+    let mut overrides = opts.path_overrides(|| input.cwd.clone().filter(|c| c.is_dir()));
+    // Gemini CLI hands over the chat it is writing: its folder is the project's chats folder,
+    // whatever name the release gives it (a hash of the path, or a short name).
+    if opts.sessions_dir.is_none()
+        && opts.sessions_format.as_deref() == Some("gemini")
+        && std::env::var_os("AUTODREAM_SESSIONS_DIR").is_none_or(|v| v.is_empty())
+        && let Some(dir) = input.transcript_path.as_deref().and_then(|t| t.parent()).filter(|d| d.is_dir())
+    {
+        overrides.sessions_dir = Some(dir.to_path_buf());
+    }
     let locations = Locations::resolve(&overrides)?;
 
     // A finished dream is announced once, whatever the gates say now, and only where the

@@ -377,14 +377,24 @@ fn codex_notify_with_its_json_argument_starts_a_dream_over_codex_rollouts() {
 
 #[test]
 fn gemini_clis_after_agent_hook_dreams_over_the_projects_own_chats_folder() {
-    let mut env = Env::new();
+    // `<SHA-256 of the project path>/chats` (the hash itself is checked in the core's tests).
+    let probe = Env::new();
+    let folder = autodream_core::sessions::agent_sessions_dir(SessionFormat::Gemini, &probe.cwd).unwrap();
+    let hash = folder.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(hash.len(), 64);
+    gemini_hook_dreams(probe, &hash);
+}
+
+#[test]
+fn gemini_clis_hook_finds_a_chats_folder_of_any_name_by_its_transcript() {
+    // Releases that name the project's folder otherwise: the transcript's folder is used.
+    gemini_hook_dreams(Env::new(), "project");
+}
+
+fn gemini_hook_dreams(mut env: Env, folder: &str) {
     // The agent's layouts under HOME: Gemini CLI's chats, autodream's memory.
     env.explicit_dirs = false;
-    // `<SHA-256 of the project path>/chats` (the hash itself is checked in the core's tests).
-    let folder = autodream_core::sessions::agent_sessions_dir(SessionFormat::Gemini, &env.cwd).unwrap();
-    let hash = folder.parent().unwrap().file_name().unwrap();
-    assert_eq!(hash.len(), 64);
-    let chats = env.home.join(".gemini/tmp").join(hash).join("chats");
+    let chats = env.home.join(".gemini/tmp").join(folder).join("chats");
     gemini_chat(&chats, "aaaaaaaa", -3 * DAY, &[("user", "We use pnpm in this repo, never npm.")]);
     gemini_chat(
         &chats,
