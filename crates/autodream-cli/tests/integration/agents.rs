@@ -435,3 +435,23 @@ fn gemini_hook_dreams(mut env: Env, folder: &str) {
     assert!(index.contains("pnpm") && index.contains("Priya"), "{index}");
     assert!(!index.contains("Thanks"), "the current session is not dreamt yet: {index}");
 }
+
+#[test]
+fn install_gemini_falls_back_to_the_mcp_server_for_a_release_without_hooks() {
+    let t = Installed::new();
+    let gemini = t.env.root.join("bin/gemini");
+    write(&gemini, "#!/bin/sh\necho 0.24.0\n");
+    std::fs::set_permissions(&gemini, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let t = t.with_var("AUTODREAM_GEMINI_BIN", &gemini.to_string_lossy());
+    let out = t.run(&["install", "gemini", "--no-mirror"]);
+    out.assert_code(0);
+    assert!(
+        out.stdout.starts_with("note: Gemini CLI 0.24.0 has no hooks (they came in 0.26.0)"),
+        "{}",
+        out.stdout
+    );
+    let value: serde_json::Value =
+        serde_json::from_str(&read(&t.env.home.join(".gemini/settings.json"))).unwrap();
+    assert!(value.get("hooks").is_none(), "{value}");
+    assert_eq!(value["mcpServers"]["autodream"]["args"], json!(["mcp"]));
+}
