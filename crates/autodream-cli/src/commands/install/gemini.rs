@@ -82,16 +82,15 @@ pub fn run(global: &GlobalArgs, args: GeminiArgs, remove: bool) -> anyhow::Resul
     if hooks
         && !remove
         && let Some(v) = gemini_version()
+        && gemini::hooks_supported(&v) == Some(false)
     {
-        if gemini::hooks_supported(&v) == Some(false) {
-            hooks = false;
-            notes.push(format!(
-                "Gemini CLI {v} has no hooks (they came in {}.{}.{}): registering the MCP server instead",
-                gemini::HOOKS_SINCE.0,
-                gemini::HOOKS_SINCE.1,
-                gemini::HOOKS_SINCE.2
-            ));
-        }
+        hooks = false;
+        notes.push(format!(
+            "Gemini CLI {v} has no hooks (they came in {}.{}.{}): registering the MCP server instead",
+            gemini::HOOKS_SINCE.0,
+            gemini::HOOKS_SINCE.1,
+            gemini::HOOKS_SINCE.2
+        ));
     }
     let opts = Options {
         gemini_home: gemini::gemini_home()?,
