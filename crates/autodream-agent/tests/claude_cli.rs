@@ -46,9 +46,12 @@ escape)
   echo pwned > "$OUTSIDE/pwned.txt" 2>/dev/null
   echo pwned > "$PWD/../sibling.txt" 2>/dev/null
   echo pwned > "$MEMORY/pwned.md" 2>/dev/null
-  echo pwned > "$CLAUDE_CONFIG_DIR/projects-escape.txt" 2>/dev/null
+  echo pwned > "$USER_CONFIG/projects-escape.txt" 2>/dev/null
   echo pwned > "$(dirname "$TMPDIR")/shared-tmp.txt" 2>/dev/null
-  echo '{"ok":1}' > "$CLAUDE_CONFIG_DIR/.credentials.json"
+  conf="${CLAUDE_CONFIG_DIR:-$USER_CONFIG}"
+  echo "$conf" > "$NOTES/config-dir.txt"
+  cat "$conf/settings.json" > "$NOTES/settings-seen.txt"
+  echo '{"refreshed":1}' > "$conf/.credentials.json.tmp.1" && mv "$conf/.credentials.json.tmp.1" "$conf/.credentials.json"
   echo '{"ok":1}' > "$TMPDIR/scratch.json" && echo "$TMPDIR" > "$NOTES/tmpdir.txt"
   echo inside > inside.md
   echo '{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"Tried.","total_cost_usd":0.001,"usage":{"input_tokens":10,"output_tokens":1}}'
@@ -100,6 +103,7 @@ impl Fake {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&client, std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::write(config_dir.join(".credentials.json"), "{}").unwrap();
+        std::fs::write(config_dir.join("settings.json"), "{\"model\":\"sonnet\"}").unwrap();
         Fake { fx, config_dir, tmp, notes, outside, client }
     }
 
@@ -115,7 +119,7 @@ impl Fake {
         };
         let extra = [
             ("FAKE_MODE", mode.to_string()),
-            ("CLAUDE_CONFIG_DIR", self.config_dir.display().to_string()),
+            ("USER_CONFIG", self.config_dir.display().to_string()),
             ("NOTES", self.notes.display().to_string()),
             ("MEMORY", self.fx.memory.display().to_string()),
             ("OUTSIDE", self.outside.display().to_string()),
@@ -241,10 +245,18 @@ fn landlock_keeps_the_client_to_staging_and_its_own_state() {
     let summary = fake
         .run(&fake.engine("escape"), &fake.config(), &Recorder::default(), &CancelToken::new())
         .expect("the dream succeeds");
-    // What it may write, it wrote: its working directory, its credentials file in place, its
-    // own temp folder (inside the shared one, and removed after the dream).
+    // What it may write, it wrote: its working directory and its own temp folder (inside the
+    // shared one, and removed after the dream). A login it refreshed reaches the user's folder.
     assert_eq!(std::fs::read_to_string(fake.fx.staging.join("inside.md")).unwrap(), "inside\n");
-    assert_eq!(std::fs::read_to_string(fake.config_dir.join(".credentials.json")).unwrap(), "{\"ok\":1}\n");
+    assert_eq!(
+        std::fs::read_to_string(fake.config_dir.join(".credentials.json")).unwrap(),
+        "{\"refreshed\":1}\n"
+    );
+    assert_eq!(
+        fake.note("settings-seen.txt"),
+        "{\"model\":\"sonnet\"}",
+        "the client sees the user's settings"
+    );
     let private_tmp = PathBuf::from(fake.note("tmpdir.txt").trim());
     assert_eq!(private_tmp.parent(), Some(fake.tmp.as_path()), "the client's TMPDIR is private");
     assert!(!private_tmp.exists(), "the private temp folder is removed after the dream");
@@ -265,6 +277,15 @@ fn landlock_keeps_the_client_to_staging_and_its_own_state() {
         assert!(!refused.exists(), "{} was written", refused.display());
     }
     assert!(summary.notes.iter().all(|n| !n.starts_with("Landlock")), "{:?}", summary.notes);
+    // Confined, it ran on a private copy of its config folder, and the refreshed login was
+    // copied back.
+    let private_config = PathBuf::from(fake.note("config-dir.txt").trim());
+    assert!(private_config.starts_with(&private_tmp), "{}", private_config.display());
+    assert!(
+        summary.notes.iter().any(|n| n.contains("refreshed your login; it was saved back")),
+        "{:?}",
+        summary.notes
+    );
 }
 
 fn gone(pid: i32) -> bool {

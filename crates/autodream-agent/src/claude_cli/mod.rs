@@ -5,8 +5,9 @@
 //! client's file tools), runs with its working directory set to the staging copy, may use
 //! only Read, Grep, Glob, Edit and Write (no shell), and accepts edits without asking only
 //! inside that working directory. Under Landlock ([`confine`]) the process can write only the
-//! staging copy, a temp folder of its own, and its credentials and settings files in place;
-//! not the rest of its config folder, where the live memory folder and the transcripts are.
+//! staging copy and a temp folder of its own, which holds a private copy of its config folder
+//! ([`private_config`]): never the user's config folder, where the live memory folders and the
+//! transcripts are.
 //! The session is not saved (`--no-session-persistence`), so it is neither counted by the
 //! sessions gate nor offered by the client's resume list; the user's hooks and MCP servers
 //! are not started. A time limit and the dream's cancellation stop the whole process group.
@@ -16,6 +17,7 @@
 //! as every engine's.
 
 pub mod confine;
+pub mod private_config;
 pub mod stream;
 
 use std::ffi::OsString;
@@ -32,6 +34,7 @@ use autodream_core::engine::{DreamContext, Engine, EngineError, EngineSummary};
 use crate::EnvLookup;
 use crate::prompt::{Prompt, PromptInputs, build_prompt};
 use confine::Confinement;
+use private_config::{LoginSync, PrivateConfig, UserConfig};
 use stream::{Event, StreamState};
 
 /// The tools the client may offer the model: read, search, edit. No Bash.
@@ -103,29 +106,10 @@ impl ClaudeEngine {
             .ok_or_else(not_found)
     }
 
-    /// What the client may write besides the staging copy and its private temp folder: its
-    /// credentials and its settings file, in place (`$CLAUDE_CONFIG_DIR/.credentials.json`,
-    /// else `~/.claude/.credentials.json`; `$CLAUDE_CONFIG_DIR/.claude.json`, else
-    /// `~/.claude.json`), and `/dev/null` and `/dev/tty`. Never the config folder as a whole:
-    /// the memory folder and the transcripts live under it (`projects/`).
-    pub fn client_state_paths(&self) -> Vec<PathBuf> {
-        let env = &self.options.env;
-        let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-        let mut out = Vec::new();
-        match env("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()).map(PathBuf::from) {
-            Some(dir) => {
-                out.push(dir.join(".credentials.json"));
-                out.push(dir.join(".claude.json"));
-            }
-            None => {
-                if let Some(h) = &home {
-                    out.push(h.join(".claude").join(".credentials.json"));
-                    out.push(h.join(".claude.json"));
-                }
-            }
-        }
-        out.push(PathBuf::from("/dev/null"));
-        out.push(PathBuf::from("/dev/tty"));
+    /// What the client may write besides the staging copy and its private temp folder (which
+    /// holds its private config folder): `/dev/null`, `/dev/tty`, and the test knob.
+    fn other_writable(&self) -> Vec<PathBuf> {
+        let mut out = vec![PathBuf::from("/dev/null"), PathBuf::from("/dev/tty")];
         out.extend(self.options.extra_writable.iter().cloned());
         out
     }
@@ -221,6 +205,22 @@ impl Drop for PrivateTemp {
     }
 }
 
+/// Copies a login the client refreshed back to the user's config folder, and says so.
+fn sync_login(private: Option<&PrivateConfig>, notes: &mut Vec<String>) {
+    match private.map(PrivateConfig::finish) {
+        None | Some(LoginSync::Unchanged) => {}
+        Some(LoginSync::CopiedBack) => {
+            notes.push("the client refreshed your login; it was saved back".into())
+        }
+        Some(LoginSync::KeptUsers) => {
+            notes.push("the client refreshed your login, but yours changed meanwhile and was kept".into())
+        }
+        Some(LoginSync::Failed(e)) => {
+            notes.push(format!("the client refreshed your login, but saving it back failed: {e}"))
+        }
+    }
+}
+
 /// Why the client stopped early.
 enum Stop {
     Cancelled,
@@ -260,7 +260,7 @@ impl Engine for ClaudeEngine {
         let temp = PrivateTemp::create(&self.options.env)
             .map_err(|e| EngineError::Other(format!("cannot make a temp folder for the client: {e}")))?;
         let mut writable = vec![ctx.staging.to_path_buf(), temp.0.clone()];
-        writable.extend(self.client_state_paths());
+        writable.extend(self.other_writable());
         let confinement = if self.options.landlock {
             Confinement::build(&writable)
         } else {
@@ -271,6 +271,15 @@ impl Engine for ClaudeEngine {
                 "Landlock {why}: the client's own permissions alone kept writes in the staging copy"
             ));
         }
+        // Confined, the client runs on a private copy of its config (it may not write the
+        // user's); unconfined, it uses the user's own.
+        let private = match (confinement.is_ready(), UserConfig::locate(&self.options.env)) {
+            (true, Some(user)) => Some(
+                PrivateConfig::prepare(temp.0.join("config"), user)
+                    .map_err(|e| EngineError::Other(format!("cannot prepare the client's config: {e}")))?,
+            ),
+            _ => None,
+        };
 
         let mut command = Command::new(&program);
         command
@@ -280,6 +289,7 @@ impl Engine for ClaudeEngine {
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
             .env("TMPDIR", &temp.0)
+            .envs(private.as_ref().map(|p| ("CLAUDE_CONFIG_DIR", p.dir.clone())))
             .envs(self.options.extra_env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -345,6 +355,7 @@ impl Engine for ClaudeEngine {
             stop_group(&mut child, self.options.kill_grace);
             let _ = reader.join();
             let _ = err_reader.join();
+            sync_login(private.as_ref(), &mut notes);
             return match stop {
                 Stop::Cancelled => Err(EngineError::Cancelled),
                 Stop::TimedOut => Err(EngineError::Other(format!(
@@ -360,6 +371,7 @@ impl Engine for ClaudeEngine {
         }
         let _ = reader.join();
         let stderr = err_reader.join().unwrap_or_default();
+        sync_login(private.as_ref(), &mut notes);
         ctx.cancel.check()?;
         summarise(state, status, &stderr, ctx, notes)
     }
