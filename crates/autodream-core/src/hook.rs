@@ -172,8 +172,9 @@ fn extract_plan(
     Some(ExtractPlan { locations: locations.clone(), session, transcript: transcript.to_path_buf() })
 }
 
-/// Whether the client shows this hook event's `systemMessage` to the user: `Stop` (and a
-/// caller that names no event); never `SessionEnd`, whose output the client discards.
+/// Whether the client shows this hook event's `systemMessage` to the user: `Stop`, Gemini
+/// CLI's `AfterAgent` (and a caller that names no event); never `SessionEnd`, whose output
+/// the client discards, nor Codex CLI's `agent-turn-complete`, whose output Codex ignores.
 pub fn shows_announcements(event: Option<&str>) -> bool {
-    matches!(event, None | Some("Stop"))
+    matches!(event, None | Some("Stop") | Some("AfterAgent"))
 }

@@ -361,8 +361,8 @@ fn codex_notify_with_its_json_argument_starts_a_dream_over_codex_rollouts() {
     out.assert_code(0);
     assert_eq!(out.stdout, "", "the hook says nothing while a dream starts");
     assert!(
-        wait_until(std::time::Duration::from_secs(60), || env.mem.join("MEMORY.md").is_file()
-            && env.task_state().as_deref() == Some("completed")),
+        wait_until(std::time::Duration::from_secs(60), || env.task_state().as_deref() == Some("failed")
+            || env.state_file("announce").is_file()),
         "no dream finished; worker log:\n{}",
         env.worker_log()
     );
@@ -373,6 +373,12 @@ fn codex_notify_with_its_json_argument_starts_a_dream_over_codex_rollouts() {
         .collect();
     assert!(memory.contains("pnpm") && memory.contains("Priya"), "{memory}");
     assert!(!memory.contains("yarn"), "{memory}");
+    // Codex ignores what notify prints: the announcement is not spent there, and waits for a
+    // hook whose output is shown.
+    let again = env.run(&["hook", "--sessions-format", "codex", &notification.to_string()]);
+    assert_eq!(again.stdout, "");
+    let shown = env.run_with_stdin(&["hook"], b"{}");
+    assert!(shown.stdout.contains("systemMessage") && shown.stdout.contains("Improved"), "{}", shown.stdout);
 }
 
 #[test]
@@ -422,9 +428,11 @@ fn gemini_hook_dreams(mut env: Env, folder: &str) {
     );
     out.assert_code(0);
     assert_eq!(out.stdout, "");
-    let state = env.home.join(".local/state/autodream").join(sanitised(&memory)).join("task.json");
+    let state = env.home.join(".local/state/autodream").join(sanitised(&memory));
+    // The worker marks the task completed, then leaves the announcement.
     let finished = || {
-        std::fs::read_to_string(&state).is_ok_and(|t| t.contains("\"completed\"") || t.contains("\"failed\""))
+        std::fs::read_to_string(state.join("task.json")).is_ok_and(|t| t.contains("\"failed\""))
+            || state.join("announce").is_file()
     };
     assert!(
         wait_until(std::time::Duration::from_secs(60), finished),
@@ -434,6 +442,13 @@ fn gemini_hook_dreams(mut env: Env, folder: &str) {
     let index = read(&memory.join("MEMORY.md"));
     assert!(index.contains("pnpm") && index.contains("Priya"), "{index}");
     assert!(!index.contains("Thanks"), "the current session is not dreamt yet: {index}");
+    // The next AfterAgent shows the finished dream once (Gemini CLI displays `systemMessage`).
+    let next = env.run_with_stdin(&["hook", "--sessions-format", "gemini"], input.to_string().as_bytes());
+    next.assert_code(0);
+    let shown: serde_json::Value = serde_json::from_str(next.stdout.trim()).expect("one JSON object");
+    assert!(shown["systemMessage"].as_str().is_some_and(|m| m.contains("Improved")), "{shown}");
+    let again = env.run_with_stdin(&["hook", "--sessions-format", "gemini"], input.to_string().as_bytes());
+    assert_eq!(again.stdout, "", "announced once");
 }
 
 #[test]
