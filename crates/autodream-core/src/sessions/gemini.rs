@@ -205,13 +205,12 @@ fn legacy_messages(text: &str) -> Messages {
 /// One message as turns; `false` when its shape is not one Gemini writes.
 fn render_message(m: &Map<String, Value>, session: &str, line: usize, out: &mut Vec<Turn>) -> bool {
     let Some(kind) = m.get("type").and_then(Value::as_str) else { return false };
-    let content = match m.get("content") {
-        Some(c) => match content_text(c) {
-            Some(t) => t,
-            None => return false,
-        },
-        None if kind == "gemini" && m.contains_key("toolCalls") => String::new(),
-        None => return false,
+    // Newer releases keep what the user typed in `displayContent` and what was sent (with
+    // `@file` contents expanded) in `content`: the user's words are the former.
+    let shown = m.get("displayContent").filter(|_| kind == "user").and_then(content_text);
+    let content = match shown.map(Ok).unwrap_or_else(|| content_of(m, kind)) {
+        Ok(t) => t,
+        Err(()) => return false,
     };
     let mut sink = LineTurns::new(out, session, line, entry_time(m));
     match kind {
@@ -229,6 +228,15 @@ fn render_message(m: &Map<String, Value>, session: &str, line: usize, out: &mut 
         _ => return false,
     }
     true
+}
+
+/// The `content` of a message as text; `Err` when its shape is not one Gemini writes.
+fn content_of(m: &Map<String, Value>, kind: &str) -> Result<String, ()> {
+    match m.get("content") {
+        Some(c) => content_text(c).ok_or(()),
+        None if kind == "gemini" && m.contains_key("toolCalls") => Ok(String::new()),
+        None => Err(()),
+    }
 }
 
 /// A tool call and its result: two tool-noise turns.
@@ -420,6 +428,17 @@ mod tests {
         assert_eq!(p.turns[0].text, "We deploy with make ship.");
         assert_eq!(p.turns[0].line, 2);
         assert_eq!(p.turns[3].text, "ship: deploy");
+    }
+
+    #[test]
+    fn what_the_user_typed_wins_over_the_expanded_prompt() {
+        let text = r#"{"sessionId":"s","projectHash":"h","startTime":"2026-02-01T10:00:00Z","lastUpdated":"2026-02-01T10:00:00Z"}
+{"id":"m1","timestamp":"2026-02-01T10:00:01Z","type":"user","content":[{"text":"Review @src/lib.rs, we never panic in library code."},{"text":"--- src/lib.rs ---\nfn main() { panic!() }"}],"displayContent":[{"text":"Review @src/lib.rs, we never panic in library code."}]}
+{"id":"m2","timestamp":"2026-02-01T10:00:02Z","type":"user","content":"plain"}"#;
+        let p = read(text, SessionFormat::Gemini);
+        let said: Vec<&str> = p.turns.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(said, ["Review @src/lib.rs, we never panic in library code.", "plain"]);
+        assert_eq!(p.skipped_lines, 0);
     }
 
     #[test]
