@@ -251,3 +251,28 @@ fn registered_hooks_report_a_baked_memory_dir() {
     );
     assert_eq!(hooks[0].program, f.bin.join("autodream-hook"));
 }
+
+#[test]
+fn another_autodream_hook_is_named_and_kept() {
+    let f = fx();
+    let settings = settings_path(&f.homes, Scope::User, &f.project);
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let old = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/old/bin/autodream-hook\"}]}]}}";
+    std::fs::write(&settings, old).unwrap();
+    let opts = f.opts(Scope::User);
+    let report = install(&opts).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("/old/bin/autodream-hook")), "{report:?}");
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(handler_commands(&value, "Stop").len(), 2);
+    // Uninstall by record takes out only what this install added.
+    uninstall(&opts).unwrap();
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), old);
+}
+
+#[test]
+fn scopes_parse_and_print() {
+    for s in Scope::ALL {
+        assert_eq!(s.as_str().parse::<Scope>().unwrap(), s);
+    }
+    assert!("global".parse::<Scope>().unwrap_err().contains("expected user, project or local"));
+}
