@@ -143,8 +143,21 @@ pub fn wants_run(loc: &Locations, transcript: &Path) -> bool {
     if !meta.is_file() {
         return false;
     }
-    let seen = load(loc, &key_for(transcript)).map_or(0, |p| p.seen);
-    meta.len() != seen
+    meta.len() != seen_size(loc, &key_for(transcript))
+}
+
+/// The `seen` of a record, in one `open`, `read` and `close` (a record is a few hundred
+/// bytes; a longer one is read whole). 0 when there is none.
+fn seen_size(loc: &Locations, key: &str) -> u64 {
+    let path = loc.state_dir().join(record_rel(key));
+    let Ok(mut file) = std::fs::File::open(&path) else { return 0 };
+    let mut buf = [0u8; 2048];
+    let n = match file.read(&mut buf) {
+        Ok(n) if n < buf.len() => n,
+        Ok(_) => return load(loc, key).map_or(0, |p| p.seen),
+        Err(_) => return 0,
+    };
+    serde_json::from_slice::<Progress>(&buf[..n]).map_or(0, |p| p.seen)
 }
 
 /// Every transcript's record, newest run first (for `status` and `watch`).

@@ -1,6 +1,7 @@
-//! The per-turn extractor SIGKILLed at random moments while it writes a long transcript's
-//! statements to the daily log: the log only ever holds whole lines, never the same entry
-//! twice, and a last run completes it, every statement exactly once.
+//! The per-turn extractor SIGKILLed while it writes a long transcript's statements to the
+//! daily log (each run killed once the log holds a further share of them): the log only ever
+//! holds whole lines, never the same entry twice, and a last run completes it, every
+//! statement exactly once.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -66,22 +67,30 @@ fn a_sigkilled_extractor_leaves_whole_lines_and_a_rerun_completes_without_duplic
     write(&path, &transcript(turns));
     let log_path = env.mem.join("logs/2026/05/2026-05-08.md");
     let args = ["__extract", "--transcript", path.to_str().unwrap(), "--current-session", SESSION];
-    let mut rng = SplitMix64(0x5eed_0e47);
+    let count = || entries(&std::fs::read_to_string(&log_path).unwrap_or_default()).len();
     let mut killed_mid_run = 0;
-    for _ in 0..kills {
-        let before = entries(&std::fs::read_to_string(&log_path).unwrap_or_default()).len();
+    for k in 1..=kills {
+        // Each run is killed once the log holds a further share of the statements: a kill
+        // while the extractor is between (or inside) its appends, however fast it runs.
+        let target = turns * k / (kills + 1);
         let mut child = env.spawn(&args);
-        std::thread::sleep(Duration::from_millis(20 + rng.below_or_eq(250)));
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while count() < target && child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_micros(300));
+        }
         let still_running = child.try_wait().unwrap().is_none();
         sigkill(&mut child);
-        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
-        let seen = entries(&log);
+        let seen = entries(&std::fs::read_to_string(&log_path).unwrap_or_default());
         assert!(seen.values().all(|&n| n == 1), "an entry was written twice after a kill");
-        if still_running && seen.len() > before && seen.len() < turns {
+        if still_running && seen.len() < turns {
             killed_mid_run += 1;
         }
     }
-    assert!(killed_mid_run > 0, "no kill landed while the extractor was writing; raise the turns");
+    assert!(
+        killed_mid_run * 2 >= kills,
+        "only {killed_mid_run} of {kills} kills landed while the extractor was writing"
+    );
     env.run(&args).assert_code(0);
     let seen = entries(&std::fs::read_to_string(&log_path).unwrap());
     assert_eq!(seen.len(), turns, "statements missing after the last run");
