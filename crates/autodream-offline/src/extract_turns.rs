@@ -278,3 +278,99 @@ fn lexical(path: &Path) -> PathBuf {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(v: serde_json::Value) -> String {
+        format!("{v}\n")
+    }
+
+    fn user(text: &str) -> String {
+        line(serde_json::json!({"type": "user", "message": {"role": "user", "content": text}}))
+    }
+
+    fn answer() -> String {
+        line(
+            serde_json::json!({"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": "OK."}]}}),
+        )
+    }
+
+    fn writes(path: &str) -> String {
+        line(serde_json::json!({"type": "assistant", "message": {"id": "w", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t", "name": "Edit", "input": {"file_path": path, "old_string": "a", "new_string": "b"}}]}}))
+    }
+
+    /// Runs the rules over `text` (starting at byte `start`): the turns emitted and the
+    /// resume offset.
+    fn run(memory: &Path, text: &str, start: u64, complete: bool) -> (Vec<FoundTurn>, u64) {
+        let now: Timestamp = "2026-05-08T13:56:00Z".parse().unwrap();
+        let mut rules = OfflineExtractor::new(memory, None, now, TimeZone::UTC);
+        let chunk = Chunk { text, start, session: "s", restarted: false, final_turn_complete: complete };
+        let mut turns = Vec::new();
+        let resume = rules
+            .extract(&chunk, &mut |t| {
+                turns.push(t);
+                Ok(())
+            })
+            .unwrap();
+        (turns, resume)
+    }
+
+    #[test]
+    fn turns_end_where_their_lines_end_and_an_unanswered_prompt_waits() {
+        let tmp = tempfile::tempdir().unwrap();
+        let first = user("We use pnpm in this repo, never npm.") + &answer();
+        let waiting = user("Staging runs on Fly.io in the ams region.");
+        let text = first.clone() + &waiting;
+        let (turns, resume) = run(tmp.path(), &text, 100, true);
+        assert_eq!(turns.len(), 1);
+        assert_eq!(turns[0].end, 100 + first.len() as u64);
+        assert_eq!(turns[0].entries, ["We use pnpm in this repo, never npm."]);
+        assert_eq!(resume, 100 + first.len() as u64, "the unanswered prompt is read next time");
+        // While the transcript is still growing, even an answered last turn may not be over.
+        let (turns, resume) = run(tmp.path(), &first, 0, false);
+        assert!(turns.is_empty());
+        assert_eq!(resume, 0);
+    }
+
+    #[test]
+    fn a_turn_writing_into_memory_is_skipped_whatever_the_path_spelling() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mem = tmp.path().join("memory");
+        std::fs::create_dir_all(&mem).unwrap();
+        let sneaky = format!("{}/../memory/project.md", mem.display());
+        let text = user("Our release branch is release/next and is cut every Thursday.")
+            + &writes(&sneaky)
+            + &answer()
+            + &user("The API gateway listens on port 8443 in every environment.")
+            + &writes(&format!("{}/src/main.rs", tmp.path().display()))
+            + &answer();
+        let (turns, resume) = run(&mem, &text, 0, true);
+        assert_eq!(turns.len(), 2);
+        assert!(turns[0].entries.is_empty(), "{:?}", turns[0].entries);
+        assert_eq!(turns[1].entries.len(), 1, "{:?}", turns[1].entries);
+        assert_eq!(resume, text.len() as u64);
+    }
+
+    #[test]
+    fn what_memory_or_the_log_holds_is_not_written_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("tooling.md"), "- We use pnpm in this repo, never npm.\n").unwrap();
+        let now: jiff::Zoned = "2026-05-08T13:00:00+00:00[UTC]".parse().unwrap();
+        let log = vec!["The API gateway listens on port 8443 everywhere (session 0b1c2d3e)".to_string()];
+        daily_log::append_all(tmp.path(), &now, &log).unwrap();
+        let text = user("We use pnpm in this repo, never npm.")
+            + &answer()
+            + &user("The API gateway listens on port 8443 everywhere.")
+            + &answer()
+            + &user("Priya owns the billing service and approves every pricing change.")
+            + &answer()
+            + &user("Priya owns the billing service and approves every pricing change.")
+            + &answer();
+        let (turns, _) = run(tmp.path(), &text, 0, true);
+        let kept: Vec<&String> = turns.iter().flat_map(|t| &t.entries).collect();
+        assert_eq!(kept, ["Priya owns the billing service and approves every pricing change."]);
+    }
+}
