@@ -10,7 +10,8 @@
 //!   output, no injected blocks), and each sentence is judged by the dream's own test
 //!   ([`durable::judge`]): standing rules, corrections, project facts, people, decisions,
 //!   dates and references are kept; one-off requests, questions, status, chatter and
-//!   anything holding a secret are not;
+//!   anything holding a secret are not, nor a sentence that leans on the one before it
+//!   ("It runs nightly", "The CLI should handle that"), which means nothing in a log alone;
 //! - what memory (MEMORY.md and the topic files) or the logs not yet dreamed over already
 //!   hold is dropped, by the dream's own comparison ([`memo::same_fact`]).
 //!
@@ -19,11 +20,9 @@
 
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
-use std::sync::LazyLock;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use regex::Regex;
 use serde_json::Value;
 
 use autodream_core::extraction::{Chunk, Emit, ExtractionError, Extractor, FoundTurn};
@@ -34,15 +33,10 @@ use autodream_core::sessions::{
 };
 
 use crate::coding::durable::{self, Kind, Verdict};
-use crate::coding::{memo, said};
+use crate::coding::{self, memo, said};
 
 /// Tools that write a file the agent names in `file_path` (or `notebook_path`).
 const WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
-
-/// A sentence whose subject is a pronoun: it stands for something said before it, and a log
-/// entry alone cannot say what (the dream drops these too).
-static PRONOUN_SUBJECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
 
 /// What is already known, as the dream's comparison keys.
 struct Known {
@@ -166,9 +160,12 @@ impl OfflineExtractor {
         let mut out: Vec<String> = Vec::new();
         for s in heard.sentences {
             let Verdict::Keep(kept) = durable::judge(&s.text, s.date, false) else { continue };
-            let hole = PRONOUN_SUBJECT.is_match(&kept.text)
+            // A sentence that leans on the one before it is a hole in a log of its own: a
+            // dream keeps every sentence of a log entry, so the test is made here, as the
+            // dream makes it on a session.
+            let pronoun = coding::has_pronoun_subject(&kept.text)
                 && !matches!(kept.kind, Kind::Preference | Kind::Correction);
-            if kept.refers_back || hole {
+            if kept.refers_back || pronoun || coding::has_hole(&kept.text) {
                 continue;
             }
             let text = daily_log::fold_line(&kept.text);
@@ -352,6 +349,16 @@ mod tests {
         assert!(turns[0].entries.is_empty(), "{:?}", turns[0].entries);
         assert_eq!(turns[1].entries.len(), 1, "{:?}", turns[1].entries);
         assert_eq!(resume, text.len() as u64);
+    }
+
+    #[test]
+    fn a_sentence_leaning_on_the_one_before_it_is_not_an_entry() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = user(
+            "The nightly backup job runs at 02:00 UTC on the db-prod host. It runs with the backup role. The entire tool should handle that automatically for every repo.",
+        ) + &answer();
+        let (turns, _) = run(tmp.path(), &text, 0, true);
+        assert_eq!(turns[0].entries, ["The nightly backup job runs at 02:00 UTC on the db-prod host."]);
     }
 
     #[test]

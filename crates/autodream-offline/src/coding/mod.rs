@@ -68,6 +68,17 @@ static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
 static PRONOUN_SUBJECT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
 
+/// Does the sentence point back at something it does not name itself ("The CLI should handle
+/// that automatically")? Alone, such a sentence is a hole.
+pub(crate) fn has_hole(text: &str) -> bool {
+    CONTINUES.find(text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]))
+}
+
+/// Is the sentence's subject a pronoun ("It is solved when …")?
+pub(crate) fn has_pronoun_subject(text: &str) -> bool {
+    PRONOUN_SUBJECT.is_match(text)
+}
+
 /// Counts of what a dream did, for its summary.
 #[derive(Debug, Default)]
 struct Tally {
@@ -173,7 +184,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             && !matches!(kept.kind, durable::Kind::Preference | durable::Kind::Correction);
         // A pronoun whose thing the sentence itself names ("… on yarn.lock and npm makes a
         // mess of it") needs nothing before it.
-        let hole = CONTINUES.find(&text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]));
+        let hole = has_hole(&text);
         let continuation = (pronoun_subject || hole)
             && previous_kept.as_ref().is_some_and(|p| p.0 == said.source && p.1 + 1 == said.index);
         if continuation {
