@@ -496,7 +496,7 @@ fn the_lifecycle_applies_an_agent_dream_to_the_memory_dir() {
     };
     let loc = Locations {
         memory_dir: fx.memory.clone(),
-            state_dir: fx.memory.with_file_name("state"),
+        state_dir: fx.memory.with_file_name("state"),
         sessions_dir: fx.sessions.clone(),
         project_dir: fx.project.clone(),
     };

@@ -64,7 +64,7 @@ fn fixture(sessions: usize) -> Fixture {
     let tmp = tempfile::tempdir().expect("temp dir");
     let locations = Locations {
         memory_dir: tmp.path().join("memory"),
-            state_dir: tmp.path().join("state"),
+        state_dir: tmp.path().join("state"),
         sessions_dir: tmp.path().join("sessions"),
         project_dir: tmp.path().to_path_buf(),
     };

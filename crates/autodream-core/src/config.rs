@@ -433,9 +433,11 @@ impl Config {
             if let Some(v) = value.get("autoDreamEnabled") {
                 match v.as_bool() {
                     Some(on) => client_auto_dream = Some(ClientSetting { value: on, source: path.clone() }),
-                    None => {
-                        b.warn(&source, "autoDreamEnabled", format!("expected true or false, got {v}; ignored"))
-                    }
+                    None => b.warn(
+                        &source,
+                        "autoDreamEnabled",
+                        format!("expected true or false, got {v}; ignored"),
+                    ),
                 }
             }
             if let Some(v) = value.get("autoMemoryEnabled").and_then(|v| v.as_bool()) {
@@ -472,8 +474,9 @@ impl Config {
             auto_memory_off =
                 off.then(|| Disabled { reason: "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set".into() });
         } else if env_truthy("CLAUDE_CODE_SIMPLE") == Some(true) {
-            auto_memory_off =
-                Some(Disabled { reason: "CLAUDE_CODE_SIMPLE is set (--bare): the client has no auto memory".into() });
+            auto_memory_off = Some(Disabled {
+                reason: "CLAUDE_CODE_SIMPLE is set (--bare): the client has no auto memory".into(),
+            });
         } else if env_truthy("CLAUDE_CODE_REMOTE") == Some(true)
             && std::env::var_os("CLAUDE_CODE_REMOTE_MEMORY_DIR").is_none_or(|v| v.is_empty())
         {

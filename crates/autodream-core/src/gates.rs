@@ -101,7 +101,11 @@ pub fn enabled_gate(config: &LoadedConfig) -> GateReport {
     } else if c.mode == Mode::Remote {
         (false, "remote mode: dreams do not run in remote sessions".to_string())
     } else if c.mode == Mode::Assistant {
-        (false, "assistant mode: the hook never dreams; `autodream daemon` distils the daily logs in its window".to_string())
+        (
+            false,
+            "assistant mode: the hook never dreams; `autodream daemon` distils the daily logs in its window"
+                .to_string(),
+        )
     } else {
         (true, format!("enabled ({})", config.enabled_source))
     };

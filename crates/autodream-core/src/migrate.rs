@@ -45,9 +45,7 @@ pub fn legacy_state(loc: &Locations) -> Result<Option<String>, LifecycleError> {
             (&state, format!("{ENGINE_DATA_DIR}/{name}"))
         };
         let dest_dir = loc.state_dir.join(&below);
-        let keep_existing = |rel: &Path| {
-            dest_dir.join(rel).symlink_metadata().is_ok_and(|m| !m.is_dir())
-        };
+        let keep_existing = |rel: &Path| dest_dir.join(rel).symlink_metadata().is_ok_and(|m| !m.is_dir());
         mem.copy_tree_into(name, dest, &below, &keep_existing)?;
         if name == LEGACY_STATE_DIR {
             retarget_journal(loc)?;
@@ -123,7 +121,10 @@ mod tests {
         write(&l.state_dir.join("task.json"), "{\"new\":1}");
 
         let said = legacy_state(&l).unwrap().unwrap();
-        assert!(said.contains(".dream/") && said.contains(".engine/") && said.contains(".archive/"), "{said}");
+        assert!(
+            said.contains(".dream/") && said.contains(".engine/") && said.contains(".archive/"),
+            "{said}"
+        );
         let mut left: Vec<_> = fs::read_dir(m).unwrap().map(|e| e.unwrap().file_name()).collect();
         left.sort();
         assert_eq!(left, [".consolidate-lock", "MEMORY.md", "a.md"]);

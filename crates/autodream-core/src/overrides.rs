@@ -278,7 +278,12 @@ mod tests {
             set: vec!["min_hours=1".into()],
             ..Default::default()
         };
-        let loc = Locations { memory_dir: "/m".into(), state_dir: "/st".into(), sessions_dir: "/s".into(), project_dir: "/p".into() };
+        let loc = Locations {
+            memory_dir: "/m".into(),
+            state_dir: "/st".into(),
+            sessions_dir: "/s".into(),
+            project_dir: "/p".into(),
+        };
         let argv = o.to_worker_argv(&loc, Some("abc"), Some(Path::new("/t.jsonl")));
         assert_eq!(argv[0], "__worker");
         assert_eq!(argv.last().unwrap(), "/t.jsonl");

@@ -298,7 +298,11 @@ impl Locations {
 
     /// Locations for a memory folder given outright, with the state folder beside nothing:
     /// where [`state_dir_for`] puts it.
-    pub fn for_memory(memory_dir: PathBuf, sessions_dir: PathBuf, project_dir: PathBuf) -> Result<Locations, PathError> {
+    pub fn for_memory(
+        memory_dir: PathBuf,
+        sessions_dir: PathBuf,
+        project_dir: PathBuf,
+    ) -> Result<Locations, PathError> {
         let state_dir = state_dir_for(&memory_dir)?;
         Ok(Locations { memory_dir, state_dir, sessions_dir, project_dir })
     }
@@ -333,7 +337,10 @@ impl Locations {
 }
 
 /// The memory folder: `--memory-dir`, `AUTODREAM_MEMORY_DIR`, else the client's own.
-fn memory_dir_of(overrides: &PathOverrides, project_dir: &Path) -> Result<(PathBuf, MemorySource), PathError> {
+fn memory_dir_of(
+    overrides: &PathOverrides,
+    project_dir: &Path,
+) -> Result<(PathBuf, MemorySource), PathError> {
     if let Some(p) = &overrides.memory_dir {
         return Ok((absolute(p)?, MemorySource::Flag));
     }

@@ -47,7 +47,8 @@ fn closed_gates_are_silent_and_the_time_gate_keeps_the_scan_untouched() {
     let out = run_hook(&mem, &sessions, br#"{"session_id":"s","cwd":"/","hook_event_name":"Stop"}"#);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
-    let stamp = state_of(&mem).join(autodream_core::paths::sanitise(&mem.to_string_lossy())).join("scan-stamp");
+    let stamp =
+        state_of(&mem).join(autodream_core::paths::sanitise(&mem.to_string_lossy())).join("scan-stamp");
     assert!(!stamp.exists(), "the scan ran with the time gate closed");
 
     // A day later the time gate opens: the scan runs (stamp touched), the sessions gate
@@ -69,7 +70,8 @@ fn a_pending_announcement_is_printed_once() {
     std::fs::create_dir_all(&state).unwrap();
     std::fs::write(state.join("announce"), "Improved 3 files").unwrap();
     // SessionEnd output is discarded by the client: it leaves the message for a Stop hook.
-    let ended = run_hook(&mem, &tmp.path().join("s"), br#"{"hook_event_name":"SessionEnd","reason":"other"}"#);
+    let ended =
+        run_hook(&mem, &tmp.path().join("s"), br#"{"hook_event_name":"SessionEnd","reason":"other"}"#);
     assert!(ended.stdout.is_empty(), "{ended:?}");
     let out = run_hook(&mem, &tmp.path().join("s"), br#"{"hook_event_name":"Stop"}"#);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"systemMessage\":\"Improved 3 files\"}\n");

@@ -60,8 +60,11 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     let cfg = ctx.cfg();
     let idx = index::check(&loc.memory_dir, cfg.index_max_lines, cfg.index_max_units).ok();
     println!("memory    {}", loc.memory_dir.display());
-    if let Some(source @ (MemorySource::Setting(_) | MemorySource::CoworkOverride | MemorySource::Layout { remote: true })) =
-        &ctx.memory_source
+    if let Some(
+        source @ (MemorySource::Setting(_)
+        | MemorySource::CoworkOverride
+        | MemorySource::Layout { remote: true }),
+    ) = &ctx.memory_source
     {
         println!("          where the client loads it: {source}");
     }

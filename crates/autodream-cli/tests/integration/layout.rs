@@ -35,7 +35,10 @@ fn the_memory_folder_is_the_one_the_client_loads() {
     write(&env.home.join(".claude/settings.json"), r#"{"autoMemoryDirectory": "~/notes/memory/"}"#);
     let (dir, source) = memory_of(&env);
     assert_eq!(dir, home_path(&env, "notes/memory"));
-    assert!(source.starts_with("autoMemoryDirectory in ") && source.ends_with(".claude/settings.json"), "{source}");
+    assert!(
+        source.starts_with("autoMemoryDirectory in ") && source.ends_with(".claude/settings.json"),
+        "{source}"
+    );
 
     // The project's local settings beat the user's.
     let local = env.root.join("local-memory");
@@ -107,7 +110,11 @@ fn auto_memory_off_in_the_client_closes_gate_one_with_the_reason() {
     write(&env.cwd.join(".claude/settings.json"), r#"{"autoMemoryEnabled": false}"#);
     let v = env.status_json();
     assert_eq!(v["gates"][0]["pass"], false);
-    assert!(v["gates"][0]["detail"].as_str().unwrap_or("").contains("autoMemoryEnabled is false"), "{}", v["gates"][0]);
+    assert!(
+        v["gates"][0]["detail"].as_str().unwrap_or("").contains("autoMemoryEnabled is false"),
+        "{}",
+        v["gates"][0]
+    );
     // The client's own dream switch is the client's: autodream stays on.
     let env = Env::new();
     write(&env.home.join(".claude/settings.json"), r#"{"autoDreamEnabled": false}"#);
@@ -146,7 +153,10 @@ fn a_dream_leaves_only_memory_in_the_memory_folder() {
     env.run(&["forget", "pnpm"]).assert_code(0);
     // The client reads every *.md below the memory folder: only memory is there.
     let files = tree(&env.mem);
-    assert!(files.iter().all(|f| f == "MEMORY.md" || f == "logs" || f == LOCK || !f.starts_with('.')), "{files:?}");
+    assert!(
+        files.iter().all(|f| f == "MEMORY.md" || f == "logs" || f == LOCK || !f.starts_with('.')),
+        "{files:?}"
+    );
     assert!(files.iter().any(|f| f.ends_with(".md") && f != "MEMORY.md"), "no topic file: {files:?}");
     // History, the engine's record and the archive are in the state folder.
     let state = tree(&env.state_dir());
@@ -175,7 +185,11 @@ fn an_older_state_folder_moves_out_once() {
 
     let out = env.run(&["history"]);
     out.assert_code(0);
-    assert!(out.stderr.contains("moved .dream/, .engine/, .archive/ out of the memory folder"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("moved .dream/, .engine/, .archive/ out of the memory folder"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stdout.contains("20260501T000000Z"), "{}", out.stdout);
     assert_eq!(tree(&env.mem), ["MEMORY.md", "tools.md"]);
     assert_eq!(read(&env.state_file("data/.archive/tools.md")), "- an archived fact\n");

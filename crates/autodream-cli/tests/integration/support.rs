@@ -228,7 +228,9 @@ impl Env {
 
     /// Replaces the temporary folder's path with `[TMP]`.
     pub fn redact(&self, text: &str) -> String {
-        text.replace(&self.root.display().to_string(), "[TMP]")
+        // The state folder's name is the memory folder's path, sanitised.
+        let key = autodream_core::paths::sanitise(&self.root.to_string_lossy());
+        text.replace(&self.root.display().to_string(), "[TMP]").replace(&key, "[TMP-KEY]")
     }
 
     /// A snapshot-ready transcript of a run.

@@ -71,7 +71,9 @@ mod tests {
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("keep"), "outside\n").unwrap();
         // Every state file a link to a file outside, every state folder a link to a folder.
-        for name in [ANNOUNCE_FILE, super::super::TASK_FILE, crate::gates::SCAN_STAMP, super::super::WORKER_LOG] {
+        for name in
+            [ANNOUNCE_FILE, super::super::TASK_FILE, crate::gates::SCAN_STAMP, super::super::WORKER_LOG]
+        {
             symlink(outside.join("keep"), l.state_dir.join(name)).unwrap();
         }
         for name in [super::super::HISTORY_DIR, super::super::STAGING_DIR] {
@@ -85,7 +87,9 @@ mod tests {
         let task = task::Task::new("t1".into(), "test", std::process::id(), now);
         assert!(task::save(&l, &task).is_err());
         assert!(crate::gates::touch_scan_stamp(&l, std::time::SystemTime::now()).is_err());
-        assert!(MemoryRoot::create(&l.state_dir).and_then(|r| r.open_append(super::super::WORKER_LOG)).is_err());
+        assert!(
+            MemoryRoot::create(&l.state_dir).and_then(|r| r.open_append(super::super::WORKER_LOG)).is_err()
+        );
         let manifest = super::super::history::Manifest {
             task: "t1".into(),
             engine: "test".into(),

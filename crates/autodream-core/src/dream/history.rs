@@ -109,7 +109,8 @@ pub fn record(loc: &Locations, manifest: &Manifest, contents: &[BeforeAfter]) ->
 
 pub fn save_manifest(loc: &Locations, manifest: &Manifest) -> Result<(), LifecycleError> {
     let json = serde_json::to_vec_pretty(manifest).map_err(|e| LifecycleError::Invalid(e.to_string()))?;
-    MemoryRoot::create(&loc.state_dir)?.write_atomic(entry_rel(&manifest.task).join("manifest.json"), &json)?;
+    MemoryRoot::create(&loc.state_dir)?
+        .write_atomic(entry_rel(&manifest.task).join("manifest.json"), &json)?;
     Ok(())
 }
 

@@ -30,8 +30,8 @@ use crate::config::LoadedConfig;
 use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummary, ProgressSink};
 use crate::gates;
 use crate::lock::{Acquire, ConsolidationLock, LockToken};
-use crate::memdir::daily_log::{self, LogCursor};
 use crate::memdir::MemoryRoot;
+use crate::memdir::daily_log::{self, LogCursor};
 use crate::paths::Locations;
 use crate::sessions::{self, ParsedSession};
 

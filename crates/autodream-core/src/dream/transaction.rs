@@ -53,7 +53,10 @@ pub(crate) struct Roots {
 impl Roots {
     /// Opens the memory folder (which must exist) and the engine data folder (created).
     pub fn open(loc: &Locations) -> Result<Roots, LifecycleError> {
-        Ok(Roots { memory: MemoryRoot::open(&loc.memory_dir)?, data: MemoryRoot::create(&loc.engine_data_dir())? })
+        Ok(Roots {
+            memory: MemoryRoot::open(&loc.memory_dir)?,
+            data: MemoryRoot::create(&loc.engine_data_dir())?,
+        })
     }
 
     /// The root a relative path of the staging copy belongs to.
@@ -154,9 +157,9 @@ pub fn plan(staging: &Staging) -> Vec<Planned> {
     paths
         .into_iter()
         .filter(|p| {
-            !p.split('/').next().is_some_and(|top| {
-                top == LOGS_DIR || top == LEGACY_STATE_DIR || top == LOCK_FILE
-            })
+            !p.split('/')
+                .next()
+                .is_some_and(|top| top == LOGS_DIR || top == LEGACY_STATE_DIR || top == LOCK_FILE)
         })
         .filter_map(|p| {
             let base = std::fs::read(staging.base.join(&p)).ok();
