@@ -5,11 +5,13 @@
 # Write a file outside the staging copy, which must be refused. Run twice: once as a user
 # would have it (the client's permissions refuse the outside write), once with a user setting
 # that allows every Write (Landlock refuses it). Also checks that the dream's session was not
-# saved among the user's sessions and that `status` shows the dream's cost.
+# saved among the user's sessions, that nothing under the user's HOME changed (the client ran on a
+# private copy of its config folder), and that `status` shows the dream's cost.
 #
 #   AUTODREAM=target/release/autodream scripts/real-client/claude-engine.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+trap '[ -n "${FAKE_PID:-}" ] && stop_fake' EXIT
 [ -x "$AUTODREAM" ] || fail "no autodream binary at $AUTODREAM (build with cargo build --release, or set AUTODREAM)"
 
 INITIAL='- [Testing](feedback_testing.md) — how the user wants tests run'
@@ -46,6 +48,8 @@ PY
     DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1
     AUTODREAM_MEMORY_DIR="$S/mem" AUTODREAM_SESSIONS_DIR="$S/sessions"
     AUTODREAM_CLAUDE_COMMAND="$CLAUDE" AUTODREAM_NOW=2026-05-08T12:00:00Z)
+  local home_before
+  home_before=$(cd "$S/home" && { find .claude .claude.json -type f 2>/dev/null || true; } | sort)
   local rc=0
   (cd "$S/proj" && env -i "${env_vars[@]}" "$AUTODREAM" run --engine claude </dev/null) >"$S/run.out" 2>&1 || rc=$?
   sed 's/^/  | /' "$S/run.out"
@@ -77,6 +81,11 @@ PY
   saved=$(find "$S/home/.claude" "$S/sessions" -name '*.jsonl' 2>/dev/null | wc -l)
   [ "$saved" = 0 ] && ok "the dream's session was not saved (no transcript under the client's folder or the sessions folder)" \
     || fail "$saved session transcript(s) were saved"
+  local home_after
+  home_after=$(cd "$S/home" && { find .claude .claude.json -type f 2>/dev/null || true; } | sort)
+  [ "$home_after" = "$home_before" ] \
+    && ok "no file appeared in the user's ~/.claude or ~/.claude.json (the client ran on a private copy)" \
+    || fail "files appeared in the user's client folder: $(echo "$home_after" | tr '\n' ' ')"
   ls "$S/mem" | sed 's/^/  memory: /'
   (cd "$S/proj" && env -i "${env_vars[@]}" "$AUTODREAM" status) | sed -n '/^cost/,/^[a-z]/p' | sed '$d' | sed 's/^/  | /'
 }
