@@ -3,6 +3,7 @@
 //! `exec` engine.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use insta::assert_snapshot;
 
@@ -13,8 +14,15 @@ const INDEX_LINE: &str = "- [Release process](project_release.md) — deploy day
 
 /// A client that writes one topic file and its index line in its working directory, and
 /// reports $0.0421 and its token usage the way `claude -p --output-format stream-json` does.
+/// With `FAKE_MODE=hang` it starts a `sleep`, says both PIDs, and waits.
 const FAKE_CLIENT: &str = r#"#!/bin/sh
 echo '{"type":"system","subtype":"init","model":"claude-fake"}'
+if [ "$FAKE_MODE" = hang ]; then
+  sleep 300 &
+  echo "{\"type\":\"assistant\",\"message\":{\"id\":\"m1\",\"content\":[{\"type\":\"text\",\"text\":\"pids $$ $!\"}]}}"
+  wait
+  exit 0
+fi
 echo '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Recording the release day."},{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"project_release.md"}}],"usage":{"input_tokens":1500,"output_tokens":200}}}'
 printf '%s' "$FAKE_TOPIC" > project_release.md
 printf '%s' "$FAKE_INDEX_LINE" >> MEMORY.md
@@ -109,6 +117,44 @@ fn the_daily_budget_skips_llm_dreams_for_run_and_the_worker() {
     let tomorrow = worker.var("AUTODREAM_NOW", "2026-05-09T13:56:00Z");
     let next = tomorrow.run(&["run", "--engine", "claude"]);
     assert_ne!(next.code, 3, "{}", next.transcript());
+}
+
+fn gone(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn autodream_kill_stops_a_claude_dream_and_its_client() {
+    let env = claude_env().var("FAKE_MODE", "hang");
+    env.run(&["init"]).assert_code(0);
+    let memory = memory_files(&env.mem);
+    let mut run = env.spawn(&["run", "--engine", "claude"]);
+    let mut pids: Vec<i32> = Vec::new();
+    assert!(
+        wait_until(Duration::from_secs(20), || {
+            let turns = env.task().map(|t| t["turns"].clone()).unwrap_or_default();
+            let text = turns
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find_map(|t| t["text"].as_str()?.strip_prefix("pids "));
+            pids = text.map(|t| t.split(' ').filter_map(|p| p.parse().ok()).collect()).unwrap_or_default();
+            pids.len() == 2
+        }),
+        "the client never reported its PIDs"
+    );
+    let kill = env.run(&["kill"]);
+    kill.assert_code(0);
+    let status = run.wait().unwrap();
+    assert!(!status.success(), "a killed dream does not succeed");
+    for pid in &pids {
+        assert!(wait_until(Duration::from_secs(5), || gone(*pid)), "process {pid} survived the kill");
+    }
+    assert_eq!(env.task_state().as_deref(), Some("killed"));
+    assert_eq!(memory_files(&env.mem), memory, "a killed dream changes nothing");
 }
 
 #[test]
