@@ -117,3 +117,30 @@ proptest::proptest! {
         proptest::prop_assert!(l.is_ok());
     }
 }
+
+#[test]
+fn the_claude_engine_reads_its_table_and_exec_is_refused_with_a_pointer() {
+    let l = load_with(
+        "engine = \"claude\"\nmax_cost_per_day = 1.5\n[claude]\ncommand = \"~/bin/claude\"\ntimeout_minutes = 5\n",
+        &[],
+    );
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    assert_eq!(l.config.engine, "claude");
+    assert_eq!((l.config.claude.command.as_str(), l.config.claude.timeout_minutes), ("~/bin/claude", 5.0));
+    assert_eq!(l.config.max_cost_per_day, 1.5);
+    let l = load_with(
+        "engine = \"exec\"\nexec_command = \"llm\"\nmax_cost_per_day = -1\n[claude]\ntimeout_minutes = 0\n",
+        &[],
+    );
+    assert_eq!(l.config.engine, "offline");
+    assert_eq!((l.config.max_cost_per_day, l.config.claude.timeout_minutes), (0.0, 20.0));
+    let mut fields: Vec<_> = l.warnings.iter().map(|w| w.field.as_str()).collect();
+    fields.sort();
+    assert_eq!(fields, ["claude.timeout_minutes", "engine", "exec_command", "max_cost_per_day"]);
+    assert!(
+        l.warnings
+            .iter()
+            .filter(|w| w.field.starts_with("e"))
+            .all(|w| w.message.contains("engine = \"claude\""))
+    );
+}
