@@ -63,6 +63,12 @@ hang)
   echo '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Thinking for a long time."}],"usage":{"input_tokens":5,"output_tokens":1}}}'
   sleep 300
   ;;
+linger)
+  sleep 300 &
+  echo $! > "$NOTES/grandchild.pid"
+  echo '{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"Nothing to change.","total_cost_usd":0.002,"usage":{"input_tokens":30,"output_tokens":3}}'
+  exit 0
+  ;;
 error)
   echo '{"type":"result","subtype":"success","is_error":true,"num_turns":1,"result":"Invalid API key · Please run /login","total_cost_usd":0}'
   ;;
@@ -348,6 +354,23 @@ fn the_time_limit_stops_a_client_that_runs_too_long() {
     let err = fake.run(&fake.engine("hang"), &config, &Recorder::default(), &CancelToken::new()).unwrap_err();
     assert!(err.to_string().contains("claude.timeout_minutes"), "{err}");
     assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(wait_gone(wait_for_note(&fake, "grandchild.pid")));
+}
+
+#[test]
+fn a_client_that_exits_while_its_children_hold_its_output_finishes_the_dream() {
+    let fake = Fake::new();
+    let mut config = fake.config();
+    config.claude.timeout_minutes = 1.0;
+    let started = Instant::now();
+    let summary =
+        fake.run(&fake.engine("linger"), &config, &Recorder::default(), &CancelToken::new()).unwrap();
+    assert_eq!(summary.text, "Nothing to change.");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "waited {:?} for the output to close",
+        started.elapsed()
+    );
     assert!(wait_gone(wait_for_note(&fake, "grandchild.pid")));
 }
 

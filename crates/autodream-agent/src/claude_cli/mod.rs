@@ -327,6 +327,7 @@ impl Engine for ClaudeEngine {
         let deadline = Instant::now() + Duration::from_secs_f64(cfg.timeout_minutes * 60.0);
         let mut state = StreamState::new(ctx.staging);
         let mut stop = None;
+        let mut group_ended = false;
         loop {
             if ctx.cancel.is_cancelled() {
                 stop = Some(Stop::Cancelled);
@@ -347,7 +348,16 @@ impl Engine for ClaudeEngine {
                         }
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                // The client exited but something it started holds its output open: end the
+                // group, so the rest of the output drains and the reader sees its end.
+                Err(RecvTimeoutError::Timeout) => {
+                    if !group_ended && matches!(child.try_wait(), Ok(Some(_))) {
+                        group_ended = true;
+                        if let Some(pgid) = rustix::process::Pid::from_raw(child.id() as i32) {
+                            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+                        }
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => break,
             }
         }
