@@ -81,9 +81,20 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
         );
     }
     println!("sessions  {}", loc.sessions_dir.display());
-    if cfg.engine == "agent" {
-        let sandbox = autodream_agent::landlock_status();
-        println!("sandbox   {sandbox} (without it, the agent's tools rely on their own path checks alone)");
+    match cfg.engine.as_str() {
+        "agent" => {
+            let sandbox = autodream_agent::landlock_status();
+            println!(
+                "sandbox   {sandbox} (without it, the agent's tools rely on their own path checks alone)"
+            );
+        }
+        "claude" => {
+            let sandbox = autodream_agent::landlock_status();
+            println!(
+                "sandbox   {sandbox} (without it, only the client's own permissions keep its writes in the copy)"
+            );
+        }
+        _ => {}
     }
     match eval.last_consolidated_at {
         Some(t) => println!("last ran  {} ({})", human_ago(t, now), t.strftime("%Y-%m-%d %H:%M UTC")),
