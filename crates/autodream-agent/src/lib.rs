@@ -15,6 +15,7 @@
 
 pub mod agent_loop;
 pub mod claude_cli;
+pub mod extract;
 pub mod landlock;
 pub mod prompt;
 pub mod providers;
@@ -247,7 +248,11 @@ const ARCHIVE_HEADINGS: &[&str] = &["superseded", "archive", "archived"];
 
 /// Bullets the dream moved into archive sections: per touched file, the archived bullets in
 /// staging minus those the real file already had. Validation lets files shrink by this much.
-pub(crate) fn archived_facts(touched: &std::collections::BTreeSet<PathBuf>, staging: &Path, memory_dir: &Path) -> usize {
+pub(crate) fn archived_facts(
+    touched: &std::collections::BTreeSet<PathBuf>,
+    staging: &Path,
+    memory_dir: &Path,
+) -> usize {
     touched
         .iter()
         .map(|rel| {
