@@ -15,6 +15,7 @@
 
 pub mod agent_loop;
 pub mod claude_cli;
+pub mod extract;
 pub mod landlock;
 pub mod prompt;
 pub mod providers;

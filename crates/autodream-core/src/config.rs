@@ -130,8 +130,11 @@ pub struct Config {
     pub claude: ClaudeConfig,
     /// US dollars the LLM engines (agent, claude) may spend per local day; 0 = no limit.
     pub max_cost_per_day: f64,
-    /// Per-turn extraction at the end of each turn: off | offline.
+    /// Per-turn extraction at the end of each turn: off | offline | agent.
     pub extract: crate::extraction::ExtractMode,
+    /// `extract = "agent"`: the most output tokens of one request; a run stops asking the
+    /// model once it used eight times as many tokens in all.
+    pub extract_max_tokens: u32,
     /// `autodream daemon`: the local hours in which it may dream (`02:00-05:00`).
     pub dream_window: crate::daemon::schedule::DreamWindow,
     /// `autodream daemon`: minutes between two ticks.
@@ -164,6 +167,7 @@ impl Default for Config {
             claude: ClaudeConfig::default(),
             max_cost_per_day: 0.0,
             extract: crate::extraction::ExtractMode::Offline,
+            extract_max_tokens: 400,
             dream_window: crate::daemon::schedule::DreamWindow::NIGHT,
             tick_minutes: 15.0,
             min_log_entries: 10,

@@ -48,16 +48,19 @@ pub enum ExtractMode {
     /// The offline engine's rules, no network (the default).
     #[default]
     Offline,
+    /// The configured model picks among the user's sentences, with a small token budget;
+    /// only the extractor writes, to the daily log (`autodream-agent`'s `extract`).
+    Agent,
 }
 
 impl ExtractMode {
-    /// Reads a configured value; `agent` is refused with the reason.
+    /// Reads a configured value.
     pub fn parse(value: &str) -> Result<ExtractMode, String> {
         match value {
             "off" => Ok(ExtractMode::Off),
             "offline" => Ok(ExtractMode::Offline),
-            "agent" => Err("\"agent\" per-turn extraction is not available yet: use \"offline\" (the default) or \"off\"".into()),
-            other => Err(format!("{other:?} is not one of off, offline")),
+            "agent" => Ok(ExtractMode::Agent),
+            other => Err(format!("{other:?} is not one of off, offline, agent")),
         }
     }
 
@@ -65,6 +68,7 @@ impl ExtractMode {
         match self {
             ExtractMode::Off => "off",
             ExtractMode::Offline => "offline",
+            ExtractMode::Agent => "agent",
         }
     }
 }
@@ -407,8 +411,11 @@ mod tests {
     }
 
     #[test]
-    fn agent_is_refused_with_the_reason() {
-        assert_eq!(ExtractMode::parse("off"), Ok(ExtractMode::Off));
-        assert!(ExtractMode::parse("agent").unwrap_err().contains("not available yet"));
+    fn every_mode_reads_back_and_an_unknown_one_is_named() {
+        for mode in [ExtractMode::Off, ExtractMode::Offline, ExtractMode::Agent] {
+            assert_eq!(ExtractMode::parse(mode.as_str()), Ok(mode));
+        }
+        let err = ExtractMode::parse("llm").unwrap_err();
+        assert!(err.contains("\"llm\"") && err.contains("off, offline, agent"), "{err}");
     }
 }

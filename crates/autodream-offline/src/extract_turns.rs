@@ -17,6 +17,11 @@
 //!
 //! A user's last prompt with no answer after it yet is held back for the next run. The
 //! bookkeeping (offsets, locking, the append) is `autodream_core::extraction`'s.
+//!
+//! The steps are public for other rules to reuse: [`OfflineExtractor::cut`] gives each
+//! complete turn with the user's sentences before they are judged, [`OfflineExtractor::verdict`]
+//! judges them, and [`OfflineExtractor::holds`] / [`OfflineExtractor::remember`] are the
+//! comparison with what is known.
 
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
@@ -33,7 +38,8 @@ use autodream_core::sessions::{
 };
 
 use crate::coding::durable::{self, Kind, Verdict};
-use crate::coding::{self, memo, said};
+use crate::coding::said::{self, Said};
+use crate::coding::{self, memo};
 
 /// Tools that write a file the agent names in `file_path` (or `notebook_path`).
 const WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
@@ -153,12 +159,21 @@ impl OfflineExtractor {
         })
     }
 
-    /// The durable statements of a turn's user text that are not known yet; each one kept
-    /// is known from then on.
-    fn entries(&mut self, session: &ParsedSession) -> Vec<String> {
-        let heard = said::hear(std::slice::from_ref(session), &[], self.now, &self.tz);
+    /// Does memory or the logs (or an entry kept in this run) already hold `text`?
+    pub fn holds(&self, text: &str) -> bool {
+        self.known.holds(text)
+    }
+
+    /// Counts `text` as known from now on (an entry about to be written).
+    pub fn remember(&mut self, text: &str) {
+        self.known.add(text);
+    }
+
+    /// The durable statements among a turn's sentences (from [`Self::cut`]) that are not
+    /// known yet; each one kept is known from then on.
+    pub fn verdict(&mut self, sentences: &[Said]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for s in heard.sentences {
+        for s in sentences {
             let Verdict::Keep(kept) = durable::judge(&s.text, s.date, false) else { continue };
             // A sentence that leans on the one before it is a hole in a log of its own: a
             // dream keeps every sentence of a log entry, so the test is made here, as the
@@ -186,8 +201,21 @@ fn opens_turn(turn: &Turn) -> bool {
             || turn.kind == TurnKind::Meta && turn.text.contains("<command-args>"))
 }
 
-impl Extractor for OfflineExtractor {
-    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, ExtractionError> {
+/// One complete turn of a chunk, as [`OfflineExtractor::cut`] reads it.
+#[derive(Debug, Clone)]
+pub struct TurnSaid {
+    /// The transcript offset after the turn's last line.
+    pub end: u64,
+    /// The user's sentences, not judged yet; none when the turn is the tail of one read
+    /// before or the agent wrote into the memory folder in it.
+    pub sentences: Vec<Said>,
+}
+
+impl OfflineExtractor {
+    /// Cuts `chunk` into its complete turns, in order, with the user's sentences of each;
+    /// and the offset the next run resumes at (a trailing prompt not answered yet is held
+    /// back).
+    pub fn cut(&self, chunk: &Chunk<'_>) -> (Vec<TurnSaid>, u64) {
         // The byte offset after each line (lines are 1-based, as the parser numbers them).
         let mut ends = vec![chunk.start];
         let mut starts_writing = Vec::new();
@@ -210,6 +238,7 @@ impl Extractor for OfflineExtractor {
         }
         let line_count = ends.len() - 1;
         let mut resume_at = ends[line_count];
+        let mut out = Vec::new();
         for (i, group) in groups.iter().enumerate() {
             let first = group[0].line;
             let last_line = groups.get(i + 1).map_or(line_count, |g| g[0].line - 1);
@@ -220,20 +249,28 @@ impl Extractor for OfflineExtractor {
                 break;
             }
             let end = ends[last_line];
-            if !opens_turn(&group[0]) {
-                // The tail of a turn read before: nothing of the user's in it.
-                emit(FoundTurn { end, entries: Vec::new() })?;
-                continue;
-            }
+            // The tail of a turn read before holds nothing of the user's; a turn in which
+            // the agent wrote into memory is skipped.
             let wrote_memory = (first..=last_line).any(|l| starts_writing[l - 1]);
-            let entries = if wrote_memory {
+            let sentences = if !opens_turn(&group[0]) || wrote_memory {
                 Vec::new()
             } else {
                 let users = group.iter().filter(|t| t.role == Role::User).cloned().collect();
                 let session = ParsedSession { file: file.clone(), format, turns: users, skipped_lines: 0 };
-                self.entries(&session)
+                said::hear(std::slice::from_ref(&session), &[], self.now, &self.tz).sentences
             };
-            emit(FoundTurn { end, entries })?;
+            out.push(TurnSaid { end, sentences });
+        }
+        (out, resume_at)
+    }
+}
+
+impl Extractor for OfflineExtractor {
+    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, ExtractionError> {
+        let (turns, resume_at) = self.cut(chunk);
+        for turn in turns {
+            let entries = self.verdict(&turn.sentences);
+            emit(FoundTurn { end: turn.end, entries })?;
         }
         Ok(resume_at)
     }

@@ -1,6 +1,8 @@
 //! `autodream __extract`: the detached extractor the Stop hook starts when a transcript grew
 //! (internal). It runs `autodream_core::extraction::run` with the offline engine's rules
-//! (`autodream_offline::extract_turns`) and notes a failure in the worker log.
+//! (`autodream_offline::extract_turns`), or with `extract = "agent"` the model's choice
+//! among the same sentences (`autodream_agent::extract`), and notes a failure, or why the
+//! model was not used, in the worker log.
 //!
 //! Exit codes: 0 done (or nothing new), 3 another extractor holds the transcript, 1 error.
 
@@ -8,6 +10,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use autodream_agent::extract::AgentExtractor;
 use autodream_core::clock::local_tz;
 use autodream_core::extraction::{self, ExtractMode};
 use autodream_hookproc::log_line;
@@ -32,13 +35,24 @@ pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
     }
     let session = ctx.current_session.clone().unwrap_or_else(|| extraction::key_for(&args.transcript));
     let now = ctx.clock.now_local();
-    let mut rules = OfflineExtractor::new(
+    let offline = OfflineExtractor::new(
         &loc.memory_dir,
         extraction::last_dream_cursor(loc).as_ref(),
         now.timestamp(),
         local_tz(),
     );
-    match extraction::run(loc, &args.transcript, &session, &now, &mut rules) {
+    let result = if ctx.cfg().extract == ExtractMode::Agent {
+        let mut rules = AgentExtractor::new(offline, ctx.cfg(), &|name| std::env::var(name).ok());
+        let result = extraction::run(loc, &args.transcript, &session, &now, &mut rules);
+        for note in rules.notes() {
+            log_line(loc, ctx.clock, &format!("extraction from {}: {note}", args.transcript.display()));
+        }
+        result
+    } else {
+        let mut rules = offline;
+        extraction::run(loc, &args.transcript, &session, &now, &mut rules)
+    };
+    match result {
         Ok(report) if report.busy => Ok(3),
         Ok(_) => Ok(0),
         Err(e) => {

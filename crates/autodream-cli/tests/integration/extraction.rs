@@ -2,8 +2,10 @@
 //! starts the detached extractor, which writes the user's durable statements to today's log
 //! as `- [HH:MM] text (session xxxxxxxx)`: once, even with two hooks racing; never a
 //! one-off request or a secret; never again after the transcript is rewritten or cut; never
-//! from a turn in which the agent wrote into the memory folder itself. A dream then
-//! consolidates the entries into topic files without the suffix and leaves the log as it was.
+//! from a turn in which the agent wrote into the memory folder itself. With
+//! `extract = "agent"` and no key, the offline rules stand in and the worker log says why.
+//! A dream then consolidates the entries into topic files without the suffix and leaves the
+//! log as it was.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -221,16 +223,39 @@ fn an_unanswered_prompt_waits_for_its_turn_to_end() {
 }
 
 #[test]
-fn extraction_off_writes_nothing_and_agent_is_refused_with_the_reason() {
+fn extraction_off_writes_nothing() {
     let (env, transcript) = transcript_env(&turns(&[DURABLE]));
     let env = env.var("AUTODREAM_EXTRACT", "off");
     let out = env.run_with_stdin(&["hook"], &stop_json(&transcript, &env.cwd));
     out.assert_code(0);
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(today_log(&env), "");
-    let out = env.run(&["--set", "extract=agent", "status"]);
+}
+
+#[test]
+fn extract_agent_without_a_key_extracts_with_the_offline_rules_and_logs_why() {
+    let (env, transcript) = transcript_env(&turns(&[ONE_OFF, DURABLE]));
+    let env = env.var("AUTODREAM_EXTRACT", "agent");
+    let out = env.run(&["status", "--json"]);
+    out.assert_code(0);
+    stop_and_settle(&env, &transcript);
+    assert_eq!(today_log(&env), "- [13:56] We use pnpm in this repo, never npm. (session 5e55a0b1)\n");
+    let worker = env.worker_log();
+    let notes: Vec<&str> = worker.lines().filter(|l| l.contains("extract = \"agent\"")).collect();
+    assert_eq!(notes.len(), 1, "the reason is logged once:\n{worker}");
+    assert!(
+        notes[0].contains("ANTHROPIC_API_KEY") && notes[0].contains("the offline rules extract"),
+        "{worker}"
+    );
+}
+
+#[test]
+fn extract_max_tokens_out_of_range_is_refused_naming_the_field() {
+    let (env, _) = transcript_env(&turns(&[DURABLE]));
+    let out = env.run(&["--set", "extract_max_tokens=8", "status"]);
     assert_eq!(out.code, 2, "{}", out.transcript());
-    assert!(out.stderr.contains("extract") && out.stderr.contains("not available yet"), "{}", out.stderr);
+    assert!(out.stderr.contains("extract_max_tokens") && out.stderr.contains("16..=4000"), "{}", out.stderr);
+    env.run(&["--set", "extract_max_tokens=4000", "status"]).assert_code(0);
 }
 
 #[test]

@@ -194,6 +194,10 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         c.extract = crate::extraction::ExtractMode::parse(&one_of(v, &["off", "offline", "agent"])?)?;
         Ok(())
     }),
+    ("extract_max_tokens", |c, v| {
+        c.extract_max_tokens = int(v, 16, 4_000)? as u32;
+        Ok(())
+    }),
     ("engine", |c, v| {
         if v.as_str().is_some_and(|s| s.trim().eq_ignore_ascii_case("exec")) {
             return Err(EXEC_RETIRED.into());
