@@ -42,14 +42,14 @@ pub(crate) fn is_gemini(text: &str) -> bool {
         return matches!(serde_json::from_str::<Value>(trimmed), Ok(Value::Array(items))
             if items.first().and_then(Value::as_object).is_some_and(is_legacy_entry));
     }
-    if let Some(first) = text.lines().find(|l| !l.trim().is_empty())
-        && let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(first)
-    {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(first) {
         return is_metadata_line(&obj);
     }
-    // A pretty-printed chat file: `sessionId` and a `messages` array near the top.
+    // A pretty-printed chat file: a lone `{`, then `sessionId` and a `messages` array near the
+    // top. A first line that is more than `{` is a JSON Lines entry, damaged or not.
     let head: String = trimmed.chars().take(4096).collect();
-    trimmed.starts_with('{') && head.contains("\"sessionId\"") && head.contains("\"messages\"")
+    first.trim() == "{" && head.contains("\"sessionId\"") && head.contains("\"messages\"")
 }
 
 /// The metadata line of the JSON Lines layout (also recognised for the whole-file check).
