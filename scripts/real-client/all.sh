@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Every real-client check, end to end, against the Claude Code CLI from the npm registry and
+# the scripted fake Messages API (nothing leaves loopback; not part of `cargo test`, because it
+# installs the client):
+#   install.sh        install / uninstall claude-code, the Stop hook, /dream, doctor, the plugin
+#   dream.sh          six sessions, the hook's dream, MEMORY.md in the next session's request,
+#                     the announcement on Stop
+#   mcp.sh            autodream mcp registered with the client; memory_log, memory_search,
+#                     memory_read, dream_status, dream_run called by a scripted model
+#   claude-engine.sh  a dream by the client itself (engine = "claude") under Landlock
+#
+#   scripts/real-client/all.sh            # builds the release binaries first
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+(cd "$ROOT" && cargo build --release -p autodream-cli -p autodream-hook)
+export AUTODREAM="${AUTODREAM:-$TARGET/release/autodream}"
+export AUTODREAM_HOOK="${AUTODREAM_HOOK:-$TARGET/release/autodream-hook}"
+for check in install dream mcp claude-engine; do
+  printf '\n######## %s\n' "$check"
+  bash "$ROOT/scripts/real-client/$check.sh"
+done
+printf '\nall real-client checks passed\n'
