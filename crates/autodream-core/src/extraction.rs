@@ -1,9 +1,13 @@
 //! Per-turn extraction's bookkeeping: where extraction stopped in each transcript, who is
 //! extracting it now, and the loop that reads only the new part and writes to today's log.
 //!
-//! At the end of a turn (`Stop`), the hook asks [`wants_run`]: one `stat` of the transcript
-//! and one read of a small record, `<state>/extract/<key>.json`. Only when the transcript
-//! changed since extraction last looked does it start the detached extractor, which calls
+//! At the end of a turn (`Stop`) and of a session (`SessionEnd`), the hook asks [`wants_run`]:
+//! one `stat` of the transcript and one read of a small record, `<state>/extract/<key>.json`.
+//! The client writes its transcript asynchronously, so at `Stop` the file may lag the turn or
+//! not exist yet (a session's first turn); `SessionEnd` then catches what `Stop` could not
+//! see, and a transcript not written yet counts as changed: the extractor waits for it
+//! ([`wait_for_transcript`]). Only when the transcript changed since extraction last looked
+//! does the hook start the detached extractor, which calls
 //! [`run`] with the rules of an engine (an [`Extractor`]: the offline engine's are in
 //! `autodream-offline`'s `extract_turns`). The guarantees live here, whatever the rules:
 //!
@@ -141,13 +145,35 @@ fn save(root: &MemoryRoot, key: &str, progress: &Progress) -> Result<(), Extract
 }
 
 /// The hook's question: did `transcript` change since extraction last read it? One `stat`
-/// and one read of a small file; `false` when the transcript cannot be read.
+/// and one read of a small file. A transcript the client has not written yet (its folder is
+/// there, the file not) counts as changed; one that cannot be read otherwise does not.
 pub fn wants_run(loc: &Locations, transcript: &Path) -> bool {
-    let Ok(meta) = std::fs::metadata(transcript) else { return false };
+    let meta = match std::fs::metadata(transcript) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return transcript.parent().is_some_and(Path::is_dir);
+        }
+        Err(_) => return false,
+    };
     if !meta.is_file() {
         return false;
     }
     meta.len() != seen_size(loc, &key_for(transcript))
+}
+
+/// Waits up to `limit` for the client to write `transcript` (it writes asynchronously, and a
+/// hook may run before a session's first lines are on disk). `true` once the file exists.
+pub fn wait_for_transcript(transcript: &Path, limit: std::time::Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if transcript.is_file() {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 /// The `seen` of a record, in one `open`, `read` and `close` (a record is a few hundred

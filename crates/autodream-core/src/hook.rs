@@ -150,8 +150,8 @@ pub fn evaluate(
     Ok(Some(WorkerPlan { locations, clock, current_session: current, transcript }))
 }
 
-/// Whether this hook starts the extractor: a `Stop` event, extraction on, the client's auto
-/// memory on, and a transcript that changed since extraction last read it.
+/// Whether this hook starts the extractor: a `Stop` or `SessionEnd` event, extraction on, the
+/// client's auto memory on, and a transcript that changed since extraction last read it.
 fn extract_plan(
     locations: &Locations,
     config: &crate::config::LoadedConfig,
@@ -161,7 +161,8 @@ fn extract_plan(
 ) -> Option<ExtractPlan> {
     let off =
         config.config.extract == crate::extraction::ExtractMode::Off || config.auto_memory_off.is_some();
-    if event != Some("Stop") || off {
+    // Stop ends a turn; SessionEnd sees the last turn a lagging transcript hid from Stop.
+    if !matches!(event, Some("Stop") | Some("SessionEnd")) || off {
         return None;
     }
     let transcript = transcript?;

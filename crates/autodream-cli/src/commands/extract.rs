@@ -33,6 +33,11 @@ pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
     if ctx.cfg().extract == ExtractMode::Off || ctx.config.auto_memory_off.is_some() {
         return Ok(0);
     }
+    // The client writes its transcript asynchronously: a session's first Stop may come before
+    // the file exists. Give it a moment; SessionEnd runs the extractor again in any case.
+    if !extraction::wait_for_transcript(&args.transcript, std::time::Duration::from_secs(5)) {
+        return Ok(0);
+    }
     let session = ctx.current_session.clone().unwrap_or_else(|| extraction::key_for(&args.transcript));
     let now = ctx.clock.now_local();
     let offline = OfflineExtractor::new(

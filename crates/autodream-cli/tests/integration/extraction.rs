@@ -279,3 +279,34 @@ fn a_dream_consolidates_extracted_entries_without_the_suffix_and_never_rewrites_
     assert_eq!(std::fs::read(env.mem.join(TODAY_LOG)).unwrap(), log_before, "the log was rewritten");
     assert_eq!(env.status_json()["extraction"]["log_entries_since_last_dream"], 0);
 }
+
+#[test]
+fn a_transcript_written_late_is_read_when_it_appears_and_its_last_turn_at_session_end() {
+    let env = Env::new();
+    env.run(&["init"]).assert_code(0);
+    let transcript = env.sess.join(format!("{SESSION}.jsonl"));
+    // The client writes its transcript asynchronously: a session's first Stop can come before
+    // the file exists. The extractor waits for it.
+    let out = env.run_with_stdin(&["hook"], &stop_json(&transcript, &env.cwd));
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    std::thread::sleep(Duration::from_millis(300));
+    write(&transcript, &turns(&[DURABLE]));
+    assert!(
+        wait_until(Duration::from_secs(15), || today_log(&env).contains(DURABLE)),
+        "the statement never reached the log: {:?}",
+        today_log(&env)
+    );
+    // The last turn reaches the file after its Stop hook ran: SessionEnd reads it.
+    let owner = "Priya Raman owns the billing service and reviews every change to it.";
+    write(&transcript, &turns(&[DURABLE, owner]));
+    let mut end: serde_json::Value = serde_json::from_slice(&stop_json(&transcript, &env.cwd)).unwrap();
+    end["hook_event_name"] = "SessionEnd".into();
+    let out = env.run_with_stdin(&["hook"], end.to_string().as_bytes());
+    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""));
+    assert!(
+        wait_until(Duration::from_secs(15), || today_log(&env).contains("Priya Raman")),
+        "SessionEnd did not extract the last turn: {:?}",
+        today_log(&env)
+    );
+    assert_eq!(count(&today_log(&env), "pnpm"), 1, "{}", today_log(&env));
+}
