@@ -12,7 +12,8 @@
 #   scripts/real-client/all.sh            # builds the release binaries first
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+TARGET="${CARGO_TARGET_DIR:-target}"
+case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
 (cd "$ROOT" && cargo build --release -p autodream-cli -p autodream-hook)
 export AUTODREAM="${AUTODREAM:-$TARGET/release/autodream}"
 export AUTODREAM_HOOK="${AUTODREAM_HOOK:-$TARGET/release/autodream-hook}"
