@@ -113,10 +113,10 @@ fn a_real_session_keeps_the_requirements_and_drops_orders_questions_and_client_t
         all.contains("Status indicator should be in the footer, and when the api is down, the button should be disabled (2026-02-11)."),
         "{all}"
     );
-    // The routine the maintainer set, without the clause about the moment.
-    assert!(all.contains("We need to get back to main, and pull in latest (2026-02-11)."), "{all}");
-    // Orders, questions, client markers and the command's injected prompt are not memory.
+    // Orders, questions, client markers and the command's injected prompt are not memory;
+    // nor a step of the plan ("before you go doing that, we need to get back to main").
     for never in [
+        "get back to main",
         "commit, push and pr",
         "do i add it",
         "kick the tires",

@@ -157,13 +157,13 @@ static FIRST_PERSON_PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 /// The speaker's own plans and state for the moment ("I'll watch Jenkins").
 static FIRST_PERSON_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:i'?ll|i will|i'?m|i am|i need|i want|i'?d like|i just|i think|i guess|i have|i'?ve|i was|i did|i can|let me|i'?ll give|here'?s|here is|below|see below)\b|^(?:我先|我来|我已经|我刚|我要|我想|我放|我用|我把)",
+        r"(?i)^(?:i'?ll|i will|i'?m|i am|i need|i want|i'?d like|i just|i think|i guess|i have|i'?ve|i was|i did|i can|let me|i'?ll give|here'?s|here is|below|see below|we (?:still )?need to|we have to|we'?ve got to)\b|^(?:我先|我来|我已经|我刚|我要|我想|我放|我用|我把)",
     )
 });
 /// A failure or the state of the moment.
 static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regressed|(?:an?|the) (?:bug|error)|out of sync|out of date|won'?t start|doesn'?t start|(?:is|are)n'?t arriving|not arriving|keeps? \w+ing)\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
+        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regressed|(?:an?|the) (?:bug|error)|has (?:the|an?|this|that) (?:issue|problem)|the (?:issue|problem) is|out of sync|out of date|won'?t start|doesn'?t start|(?:is|are)n'?t arriving|not arriving|keeps? \w+ing)\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
     )
 });
 static CONDITIONAL: LazyLock<Regex> =
@@ -174,6 +174,9 @@ pub static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:switched|moved|migrated|replaced|upgraded|bumped|bumping|raised|raising|dropped|changed|change of plan|retired|deprecated|no longer|anymore|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|from \S+(?: \S+){0,3} to)\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到",
     )
 });
+/// A condition with its imagined outcome: "if we rebase now, the diff would …".
+static HYPOTHETICAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bif\b.*\b(?:would|could|might)\b|如果.*(?:会|就会)"));
 static DECISION: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:decided|decision|we'?re going with|we are going with|we'?ll go with|chose|chosen|settled on|let me just decide|because|so that|so nobody|so we can|the reason|that'?s why)\b|决定|因为|所以|为了",
@@ -606,7 +609,8 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         _ => trimmed,
     };
     let standing = STANDING.is_match(trimmed);
-    let update = UPDATE.is_match(trimmed);
+    // "… if we now rebase, the diff would not be correct anymore": a change imagined, not made.
+    let update = UPDATE.is_match(trimmed) && !HYPOTHETICAL.is_match(trimmed);
     let decision = DECISION.is_match(trimmed);
     let cjk = trimmed.chars().filter(|&c| is_cjk(c)).count();
     let specific = SPECIFIC.is_match(trimmed) || cjk >= 6;
@@ -795,6 +799,7 @@ mod tests {
             ("金额一律用 int64 存“分”，全项目禁止用 float64 表示金额。", Kind::Preference),
             ("王磊是前端负责人，所有合到 main 的 PR 都要他 review。", Kind::Person),
             ("Always use `bin/rails`, never bare `rails`, we rely on the binstubs.", Kind::Preference),
+            ("We always need to run `make schema` after touching the proto files.", Kind::Preference),
         ];
         for (s, kind) in cases {
             assert_eq!(kept(s), Some(kind), "{s}");
@@ -816,6 +821,9 @@ mod tests {
             "帮我看看退款回调的日志。",
             "你看下 internal/refund。",
             "I need release notes for everything merged since last Monday.",
+            // Real sessions: a step of the plan, and the trouble of the moment.
+            "We need to get back to main, and pull in latest.",
+            "The diff as data has the issue if we now rebase the shadow branch since then the diff would be not correct anymore",
         ] {
             assert_eq!(kept(s), None, "{s}");
         }
