@@ -12,8 +12,12 @@
 //! `autodream-offline`'s `extract_turns`). The guarantees live here, whatever the rules:
 //!
 //! - **One extractor per transcript.** [`run`] holds an exclusive `flock` on
-//!   `extract/<key>.lock` for as long as it works; a second one finds it taken and leaves
-//!   (the holder reads again before it lets go, so no growth is left behind).
+//!   `extract/<key>.lock` for as long as it works; a second one first waits for it to finish
+//!   ([`wait_for_holder`], up to 10 s: a `SessionEnd` comes right after its `Stop`), then
+//!   reads what is left with what the first wrote known; one that still finds the lock taken
+//!   leaves (the holder reads again before it lets go). A turn the
+//!   holder held back as unfinished keeps the record's `seen` before it, so the next hook,
+//!   `SessionEnd` included, starts an extractor for it.
 //! - **Only the new part, never twice.** The record keeps the byte offset after the last
 //!   turn written and a fingerprint of the transcript's first bytes. A transcript that is
 //!   shorter than the offset, or whose head changed (rewritten, replaced), is read again from
@@ -159,6 +163,25 @@ pub fn wants_run(loc: &Locations, transcript: &Path) -> bool {
         return false;
     }
     meta.len() != seen_size(loc, &key_for(transcript))
+}
+
+/// Waits up to `limit` for another extractor of `transcript` to finish (its lock free), so
+/// that one started meanwhile (a `SessionEnd` right after a `Stop`) reads what the holder read
+/// last, with the rules built after it wrote. `false` when the holder is still there.
+pub fn wait_for_holder(loc: &Locations, transcript: &Path, limit: std::time::Duration) -> bool {
+    let key = key_for(transcript);
+    let Ok(root) = MemoryRoot::create(&loc.state_dir()) else { return true };
+    let Ok(lock) = root.open_append(lock_rel(&key)) else { return true };
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return true, // released when `lock` is dropped
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(_) => return false,
+        }
+    }
 }
 
 /// Waits up to `limit` for the client to write `transcript` (it writes asynchronously, and a
@@ -412,7 +435,10 @@ pub fn run(
         };
         let resume_at = if whole > 0 { rules.extract(&chunk, &mut emit)? } else { start };
         progress.offset = resume_at.max(progress.offset);
-        progress.seen = size;
+        // A turn held back (not finished when read) must bring the next hook back, even if the
+        // transcript does not grow again (the session ended): then `seen` stays before it.
+        let whole_end = start + whole as u64;
+        progress.seen = if progress.offset < whole_end { progress.offset } else { size };
         progress.last_run = Some(now.timestamp());
         save(&root, &key, &progress)?;
         // The transcript grew while we worked: read the rest before letting go.

@@ -193,7 +193,15 @@ pub fn sessions_gate(
     current_session: Option<&str>,
 ) -> (GateReport, Option<usize>) {
     let until = Some(to_system_time(now));
-    match count_touched_between(&locations.sessions_dir, cfg.sessions_format, since, until, current_session) {
+    let project = Some(locations.project_dir.as_path());
+    match count_touched_between(
+        &locations.sessions_dir,
+        cfg.sessions_format,
+        since,
+        until,
+        current_session,
+        project,
+    ) {
         Ok(n) => {
             let pass = n >= cfg.min_sessions as usize;
             let detail = if pass {

@@ -38,6 +38,9 @@ pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
     if !extraction::wait_for_transcript(&args.transcript, std::time::Duration::from_secs(5)) {
         return Ok(0);
     }
+    // An extractor of this transcript still at work (the Stop one, when SessionEnd follows at
+    // once): let it finish, so the rules below know what it wrote.
+    extraction::wait_for_holder(loc, &args.transcript, std::time::Duration::from_secs(10));
     let session = ctx.current_session.clone().unwrap_or_else(|| extraction::key_for(&args.transcript));
     let now = ctx.clock.now_local();
     let offline = OfflineExtractor::new(

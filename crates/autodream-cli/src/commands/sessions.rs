@@ -51,6 +51,7 @@ pub fn run(global: &GlobalArgs, args: SessionsArgs) -> anyhow::Result<u8> {
         since.map(to_system_time),
         Some(to_system_time(ctx.clock.now())),
         ctx.current_session.as_deref(),
+        Some(&ctx.locations.project_dir),
     )?;
     let mut rows = Vec::with_capacity(files.len());
     for f in files {

@@ -76,7 +76,7 @@ fn today_log(env: &Env) -> String {
 }
 
 /// Runs the Stop hook, then waits until extraction settled: an extractor run of our own
-/// finds nothing new (it exits 3 while the detached one still holds the transcript).
+/// finds nothing new (it waits for the detached one first).
 fn stop_and_settle(env: &Env, transcript: &Path) {
     let out = env.run_with_stdin(&["hook"], &stop_json(transcript, &env.cwd));
     assert_eq!((out.code, out.stderr.as_str()), (0, ""), "the hook failed");

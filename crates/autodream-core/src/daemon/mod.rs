@@ -212,6 +212,7 @@ pub fn evaluate(
         last,
         Some(crate::clock::to_system_time(now)),
         current_session,
+        Some(&loc.project_dir),
     );
     let entries = daily_log::count_since(&loc.memory_dir, load_cursor(loc).as_ref());
     let (pass, value, detail) = match sessions {
@@ -257,6 +258,7 @@ fn newest_transcript(
         last,
         Some(crate::clock::to_system_time(clock.now())),
         current,
+        Some(&loc.project_dir),
     )
     .ok()?;
     files.into_iter().last().map(|f| f.path)

@@ -359,6 +359,7 @@ fn dream_body(
         token.prior_mtime,
         Some(crate::clock::to_system_time(clock.now())),
         opts.current_session.as_deref(),
+        Some(&loc.project_dir),
     )
     .map_err(|e| DreamError::Failed(e.to_string()))?;
     let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());

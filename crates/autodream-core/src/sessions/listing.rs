@@ -147,24 +147,31 @@ pub fn touched_since(
     since: Option<SystemTime>,
     exclude: Option<&str>,
 ) -> Result<Vec<SessionFile>, SessionError> {
-    touched_between(dir, format, since, None, exclude)
+    touched_between(dir, format, since, None, exclude, None)
 }
 
 /// [`touched_since`], also leaving out files modified after `until` ("now"): when a history
 /// is replayed with an injected clock, a transcript from the future is not yet written.
+/// With `project`, a Codex rollout started in another project is left out too (Codex keeps
+/// every project's rollouts in one folder; see [`codex_rollout_belongs`]).
 pub fn touched_between(
     dir: &Path,
     format: SessionFormat,
     since: Option<SystemTime>,
     until: Option<SystemTime>,
     exclude: Option<&str>,
+    project: Option<&Path>,
 ) -> Result<Vec<SessionFile>, SessionError> {
     let mut out = Vec::new();
     scan(
         dir,
         format,
         |stem, mtime| in_window(stem, mtime, since, until, exclude),
-        |id, path, mtime| out.push(SessionFile { id, path, modified_at: from_system_time(mtime) }),
+        |id, path, mtime| {
+            if project.is_none_or(|p| codex_rollout_belongs(&path, p)) {
+                out.push(SessionFile { id, path, modified_at: from_system_time(mtime) })
+            }
+        },
     )?;
     out.sort_by(|a, b| a.modified_at.cmp(&b.modified_at).then_with(|| a.id.cmp(&b.id)));
     Ok(out)
@@ -177,20 +184,57 @@ pub fn count_touched_since(
     since: Option<SystemTime>,
     exclude: Option<&str>,
 ) -> Result<usize, SessionError> {
-    count_touched_between(dir, format, since, None, exclude)
+    count_touched_between(dir, format, since, None, exclude, None)
 }
 
-/// The count of [`touched_between`], without building the list: the sessions gate.
+/// The count of [`touched_between`], without building the list: the sessions gate. Only a
+/// Codex rollout in the window has its first line read (for `project`).
 pub fn count_touched_between(
     dir: &Path,
     format: SessionFormat,
     since: Option<SystemTime>,
     until: Option<SystemTime>,
     exclude: Option<&str>,
+    project: Option<&Path>,
 ) -> Result<usize, SessionError> {
     let mut n = 0;
-    scan(dir, format, |stem, mtime| in_window(stem, mtime, since, until, exclude), |_, _, _| n += 1)?;
+    scan(
+        dir,
+        format,
+        |stem, mtime| in_window(stem, mtime, since, until, exclude),
+        |_, path, _| {
+            if project.is_none_or(|p| codex_rollout_belongs(&path, p)) {
+                n += 1
+            }
+        },
+    )?;
     Ok(n)
+}
+
+/// Whether a session file belongs to `project`: any file that is not a Codex rollout does
+/// (the agent's own layout is already per project); a rollout does when the `cwd` of its
+/// `session_meta` line lies inside the project's git root (else the project folder), or when
+/// it names no `cwd` at all.
+pub fn codex_rollout_belongs(path: &Path, project: &Path) -> bool {
+    let is_rollout = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("rollout-"));
+    if !is_rollout {
+        return true;
+    }
+    let Some(cwd) = rollout_cwd(path) else { return true };
+    let root = crate::paths::canonical_git_root(project).unwrap_or_else(|| project.to_path_buf());
+    cwd.starts_with(&root)
+}
+
+/// The `cwd` a Codex rollout's first line (`session_meta`) records.
+fn rollout_cwd(path: &Path) -> Option<PathBuf> {
+    use std::io::{BufRead, Read};
+    let file = std::fs::File::open(path).ok()?;
+    let mut first = String::new();
+    std::io::BufReader::new(file.take(1 << 20)).read_line(&mut first).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&first).ok()?;
+    let payload = v.get("payload")?;
+    (v.get("type")?.as_str()? == "session_meta").then_some(())?;
+    payload.get("cwd")?.as_str().map(PathBuf::from)
 }
 
 fn in_window(
@@ -220,9 +264,42 @@ mod tests {
         }
         let ids = |v: Vec<SessionFile>| v.into_iter().map(|f| f.id).collect::<Vec<_>>();
         let f = SessionFormat::Generic;
-        assert_eq!(ids(touched_between(tmp.path(), f, Some(at(100)), Some(at(200)), None).unwrap()), ["b"]);
-        assert_eq!(count_touched_between(tmp.path(), f, None, Some(at(250)), Some("a")).unwrap(), 1);
+        assert_eq!(
+            ids(touched_between(tmp.path(), f, Some(at(100)), Some(at(200)), None, None).unwrap()),
+            ["b"]
+        );
+        assert_eq!(count_touched_between(tmp.path(), f, None, Some(at(250)), Some("a"), None).unwrap(), 1);
         assert_eq!(count_touched_since(tmp.path(), f, None, None).unwrap(), 3);
+    }
+
+    #[test]
+    fn codex_rollouts_of_other_projects_are_left_out() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("shop");
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let day = tmp.path().join("sessions/2026/05/08");
+        std::fs::create_dir_all(&day).unwrap();
+        let meta = |cwd: &Path| {
+            serde_json::json!({"timestamp": "2026-05-08T10:00:00Z", "type": "session_meta",
+                "payload": {"id": "x", "cwd": cwd}})
+            .to_string()
+                + "\n"
+        };
+        let rollout =
+            |name: &str, body: &str| std::fs::write(day.join(format!("rollout-{name}.jsonl")), body).unwrap();
+        rollout("2026-05-08T10-00-00-aaaa", &meta(&project.join("web")));
+        rollout("2026-05-08T11-00-00-bbbb", &meta(&tmp.path().join("other")));
+        rollout("2026-05-08T12-00-00-cccc", "{\"type\":\"response_item\",\"payload\":{}}\n");
+        let dir = tmp.path().join("sessions");
+        let ids = |v: Vec<SessionFile>| v.into_iter().map(|f| f.id).collect::<Vec<_>>();
+        let f = SessionFormat::Codex;
+        assert_eq!(
+            ids(touched_between(&dir, f, None, None, None, Some(&project)).unwrap()),
+            ["rollout-2026-05-08T10-00-00-aaaa", "rollout-2026-05-08T12-00-00-cccc"],
+            "a rollout started in a subfolder of the project counts; one without a cwd is kept"
+        );
+        assert_eq!(count_touched_between(&dir, f, None, None, None, Some(&project)).unwrap(), 2);
+        assert_eq!(count_touched_between(&dir, f, None, None, None, None).unwrap(), 3);
     }
 
     #[test]
