@@ -296,17 +296,6 @@ impl Locations {
         Ok(memory_dir_of(overrides, project_dir)?.1)
     }
 
-    /// Locations for a memory folder given outright, with the state folder beside nothing:
-    /// where [`state_dir_for`] puts it.
-    pub fn for_memory(
-        memory_dir: PathBuf,
-        sessions_dir: PathBuf,
-        project_dir: PathBuf,
-    ) -> Result<Locations, PathError> {
-        let state_dir = state_dir_for(&memory_dir)?;
-        Ok(Locations { memory_dir, state_dir, sessions_dir, project_dir })
-    }
-
     /// The sessions folder of another working directory (the hook's `cwd`).
     pub fn with_cwd(mut self, cwd: &Path, overrides: &PathOverrides) -> Result<Locations, PathError> {
         let o = PathOverrides { project_dir: Some(cwd.to_path_buf()), ..overrides.clone() };

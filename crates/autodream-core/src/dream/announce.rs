@@ -2,11 +2,10 @@
 //!
 //! The worker leaves `announce` in the state folder; the next `Stop` hook claims it with a
 //! rename (so two hooks at once print it once) and prints it as the agent's system message.
-//! Only `Stop` claims it: the client shows a Stop hook's message and discards `SessionEnd`
-//! output. The hook pays one failed `rename` per turn for this. Both sides walk the state
-//! folder without following links.
-
-use std::path::Path;
+//! Only a hook whose message the client shows claims it (Claude Code's `Stop`, Gemini CLI's
+//! `AfterAgent`: `hook::shows_announcements`); Claude Code discards `SessionEnd` output. The
+//! hook pays one failed `rename` per turn for this. Both sides walk the state folder without
+//! following links.
 
 use super::task;
 use crate::memdir::MemoryRoot;
@@ -32,15 +31,11 @@ pub fn take(loc: &Locations) -> Option<String> {
     message.filter(|m| !m.trim().is_empty())
 }
 
-/// Whether a pending message waits (for `status`), without claiming it.
-pub fn pending(loc: &Locations) -> bool {
-    Path::new(&loc.state_dir).join(ANNOUNCE_FILE).is_file()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+    use std::path::Path;
 
     fn loc(tmp: &Path) -> Locations {
         Locations {
@@ -56,10 +51,8 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let l = loc(tmp.path());
         post(&l, "Improved 2 files").unwrap();
-        assert!(pending(&l));
         assert_eq!(take(&l).as_deref(), Some("Improved 2 files"));
         assert_eq!(take(&l), None);
-        assert!(!pending(&l));
     }
 
     #[test]
