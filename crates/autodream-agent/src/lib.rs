@@ -27,7 +27,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use autodream_core::clock::local_tz;
 use autodream_core::config::AgentConfig;
 use autodream_core::engine::{DreamContext, Engine, EngineError, EngineSummary, TokenUsage};
 
@@ -157,18 +156,7 @@ impl Engine for AgentEngine {
         tools.sessions_format = ctx.config.sessions_format;
         tools.cancel = ctx.cancel.flag();
 
-        let prompt = build_prompt(&PromptInputs {
-            memory_dir: ctx.memory_dir,
-            sessions_dir: ctx.sessions_dir,
-            project_dir,
-            now: ctx.now,
-            time_zone: local_tz(),
-            last_consolidated_at: ctx.last_consolidated_at,
-            sessions: ctx.sessions,
-            log_entries: ctx.log_entries,
-            index_max_lines: ctx.config.index_max_lines,
-            index_max_units: ctx.config.index_max_units,
-        });
+        let prompt = build_prompt(&PromptInputs::of_dream(ctx, ctx.memory_dir, project_dir));
         let settings = LoopSettings {
             max_turns: agent.max_turns.max(1),
             max_tokens_per_dream: agent.max_tokens_per_dream,

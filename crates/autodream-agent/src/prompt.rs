@@ -44,6 +44,29 @@ pub struct PromptInputs<'a> {
     pub index_max_units: usize,
 }
 
+impl<'a> PromptInputs<'a> {
+    /// The inputs of a dream, with the memory dir shown as `memory_dir` (the real folder for
+    /// our own tools, the staging copy for a client working in it) in the local zone.
+    pub fn of_dream(
+        ctx: &autodream_core::engine::DreamContext<'a>,
+        memory_dir: &'a Path,
+        project_dir: Option<&'a Path>,
+    ) -> PromptInputs<'a> {
+        PromptInputs {
+            memory_dir,
+            sessions_dir: ctx.sessions_dir,
+            project_dir,
+            now: ctx.now,
+            time_zone: autodream_core::clock::local_tz(),
+            last_consolidated_at: ctx.last_consolidated_at,
+            sessions: ctx.sessions,
+            log_entries: ctx.log_entries,
+            index_max_lines: ctx.config.index_max_lines,
+            index_max_units: ctx.config.index_max_units,
+        }
+    }
+}
+
 /// The rendered prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prompt {

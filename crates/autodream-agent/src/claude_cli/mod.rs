@@ -28,7 +28,6 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use autodream_core::clock::local_tz;
 use autodream_core::engine::{DreamContext, Engine, EngineError, EngineSummary};
 
 use crate::EnvLookup;
@@ -154,18 +153,7 @@ fn is_executable(path: &Path) -> bool {
 /// The agent engine's prompt, with the memory dir being the client's working directory and
 /// the tools section describing the client's tools.
 pub fn claude_prompt(ctx: &DreamContext<'_>, project_dir: Option<&Path>) -> Prompt {
-    let mut prompt = build_prompt(&PromptInputs {
-        memory_dir: ctx.staging,
-        sessions_dir: ctx.sessions_dir,
-        project_dir,
-        now: ctx.now,
-        time_zone: local_tz(),
-        last_consolidated_at: ctx.last_consolidated_at,
-        sessions: ctx.sessions,
-        log_entries: ctx.log_entries,
-        index_max_lines: ctx.config.index_max_lines,
-        index_max_units: ctx.config.index_max_units,
-    });
+    let mut prompt = build_prompt(&PromptInputs::of_dream(ctx, ctx.staging, project_dir));
     let section = TOOLS_SECTION
         .replace("{{project_tools}}", if project_dir.is_some() { " and the project" } else { "" });
     if let (Some(start), Some(end)) =

@@ -372,10 +372,7 @@ pub fn install(opts: &Options) -> Result<Report, InstallError> {
         report.files.push(change);
     }
 
-    if !record.files.is_empty() && !opts.dry_run {
-        manifest.upsert(record);
-        manifest.save(&opts.homes.manifest)?;
-    }
+    manifest.keep(record, &opts.homes.manifest, opts.dry_run)?;
     Ok(report)
 }
 

@@ -190,24 +190,41 @@ pub fn install(opts: &Options) -> Result<Report, CodexError> {
 
     // 2. autodream's config: AGENTS.md as a mirror of the index.
     if let Some(config) = &opts.autodream_config {
-        let (change, file) = add_mirror(config, &opts.agents_md(), opts.now, opts.dry_run)?;
-        let added = change.action != FileAction::Unchanged;
-        report.files.push(change);
-        record.files.extend(file);
-        if added {
+        let mirror =
+            Mirror { config, file: &opts.agents_md(), agent: "Codex", now: opts.now, dry_run: opts.dry_run };
+        mirror.add(&mut report, &mut record)?;
+    }
+    manifest.keep(record, &opts.manifest, opts.dry_run)?;
+    Ok(report)
+}
+
+/// `mirror_index` in autodream's config naming the file an agent that does not load
+/// MEMORY.md reads instead (`AGENTS.md`, `GEMINI.md`).
+pub(crate) struct Mirror<'a> {
+    pub config: &'a Path,
+    pub file: &'a Path,
+    /// The agent, for the note ("Codex", "Gemini CLI").
+    pub agent: &'a str,
+    pub now: Timestamp,
+    pub dry_run: bool,
+}
+
+impl Mirror<'_> {
+    /// Adds the file to `mirror_index`, with the change and a note in the report.
+    pub fn add(&self, report: &mut Report, record: &mut Record) -> Result<(), InstallError> {
+        let (change, file) = add_mirror(self.config, self.file, self.now, self.dry_run)?;
+        if change.action != FileAction::Unchanged {
             report.notes.push(format!(
-                "Codex does not load MEMORY.md: after each dream the memory index is kept in {} between \
+                "{} does not load MEMORY.md: after each dream the memory index is kept in {} between \
                  the autodream markers (nothing else in that file is touched)",
-                opts.agents_md().display()
+                self.agent,
+                self.file.display()
             ));
         }
+        report.files.push(change);
+        record.files.extend(file);
+        Ok(())
     }
-
-    if !opts.dry_run && !record.files.is_empty() {
-        manifest.upsert(record);
-        manifest.save(&opts.manifest)?;
-    }
-    Ok(report)
 }
 
 /// Adds `file` to `mirror_index` in autodream's config file.

@@ -30,7 +30,7 @@ use jiff::Timestamp;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::codex::{add_mirror, remove_mirror};
+use super::codex::{Mirror, remove_mirror};
 use super::{
     FileAction, InstallError, JsonDoc, JsonEdit, Manifest, Record, Report, commit_json, revert_json,
 };
@@ -269,23 +269,16 @@ pub fn install(opts: &Options) -> Result<Report, GeminiError> {
     }
 
     if let Some(config) = &opts.autodream_config {
-        let (change, file) = add_mirror(config, &opts.gemini_md(), opts.now, opts.dry_run)?;
-        let added = change.action != FileAction::Unchanged;
-        report.files.push(change);
-        record.files.extend(file);
-        if added {
-            report.notes.push(format!(
-                "Gemini CLI does not load MEMORY.md: after each dream the memory index is kept in {} between \
-                 the autodream markers (nothing else in that file is touched)",
-                opts.gemini_md().display()
-            ));
-        }
+        let mirror = Mirror {
+            config,
+            file: &opts.gemini_md(),
+            agent: "Gemini CLI",
+            now: opts.now,
+            dry_run: opts.dry_run,
+        };
+        mirror.add(&mut report, &mut record)?;
     }
-
-    if !opts.dry_run && !record.files.is_empty() {
-        manifest.upsert(record);
-        manifest.save(&opts.manifest)?;
-    }
+    manifest.keep(record, &opts.manifest, opts.dry_run)?;
     Ok(report)
 }
 

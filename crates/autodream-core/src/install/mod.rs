@@ -304,6 +304,15 @@ impl Manifest {
 
     /// Adds `record`, or merges its files into the one already there (a later install that
     /// added something: its edits come after the earlier ones).
+    /// Keeps what an install changed (nothing on a dry run, or when it changed nothing).
+    pub fn keep(&mut self, record: Record, path: &Path, dry_run: bool) -> Result<(), InstallError> {
+        if dry_run || record.files.is_empty() {
+            return Ok(());
+        }
+        self.upsert(record);
+        self.save(path)
+    }
+
     pub fn upsert(&mut self, record: Record) {
         match self.position(&record.target, &record.scope, record.project.as_deref()) {
             None => self.records.push(record),
