@@ -15,6 +15,7 @@ mod extraction_kill;
 mod fault_injection;
 mod kill;
 mod lock_races;
+mod undo_kill;
 // The helpers of the `integration` binary; this one uses only some of them.
 #[path = "../integration/support.rs"]
 #[allow(dead_code)]

@@ -2,10 +2,9 @@
 //!
 //! Each entry holds a `manifest.json` (added / changed / deleted files with sizes and
 //! SHA-256 hashes), `before/<path>` (the replaced originals) and `after/<path>` (what the
-//! dream wrote). `diff` renders it; `undo` restores `before/` byte-identically after
-//! checking that nobody changed the files since. Like every writer into the memory folder,
-//! recording and undoing go through [`MemoryRoot`]: an undo whose path passes through a
-//! symbolic link is refused before any file is restored.
+//! dream wrote). `diff` renders it; [`super::undo`] restores `before/` byte-identically. An
+//! entry without `manifest.json` is a change set that never reached the memory folder
+//! ([`super::journal`] saves the manifest last) and is not listed.
 
 use std::path::{Path, PathBuf};
 
@@ -89,12 +88,16 @@ fn entry_rel(task: &str) -> PathBuf {
     Path::new(HISTORY_DIR).join(task)
 }
 
-/// Saves the originals and new versions of `changes` and the manifest.
-/// `before`/`after` give each change's bytes.
 /// A change's bytes before and after (`None`: the file did not exist on that side).
 pub type BeforeAfter = (Option<Vec<u8>>, Option<Vec<u8>>);
 
-pub fn record(loc: &Locations, manifest: &Manifest, contents: &[BeforeAfter]) -> Result<(), LifecycleError> {
+/// Saves the originals and new versions of `manifest.changes` (`contents` gives each change's
+/// bytes), without the manifest: until [`save_manifest`] the entry is not a recorded dream.
+pub fn record_contents(
+    loc: &Locations,
+    manifest: &Manifest,
+    contents: &[BeforeAfter],
+) -> Result<(), LifecycleError> {
     let root = MemoryRoot::create(&loc.state_dir)?;
     let dir = entry_rel(&manifest.task);
     for (change, (before, after)) in manifest.changes.iter().zip(contents) {
@@ -104,7 +107,12 @@ pub fn record(loc: &Locations, manifest: &Manifest, contents: &[BeforeAfter]) ->
             }
         }
     }
-    save_manifest(loc, manifest)
+    Ok(())
+}
+
+/// Where one side (`before` or `after`) of a recorded change is kept.
+pub fn side_path(loc: &Locations, task: &str, side: &str, path: &str) -> PathBuf {
+    entry_dir(loc, task).join(side).join(path)
 }
 
 pub fn save_manifest(loc: &Locations, manifest: &Manifest) -> Result<(), LifecycleError> {
@@ -136,6 +144,19 @@ pub fn latest_undoable(loc: &Locations) -> Result<Manifest, LifecycleError> {
     )
 }
 
+/// Removes history folders that hold no manifest: change sets killed before their journal
+/// was written, which never reached the memory folder. Only called with no journal pending.
+pub fn remove_unrecorded(loc: &Locations) {
+    let Ok(state) = MemoryRoot::open(&loc.state_dir) else { return };
+    let Ok(names) = state.list(HISTORY_DIR) else { return };
+    for name in names {
+        let entry = Path::new(HISTORY_DIR).join(&name);
+        if !loc.state_dir.join(&entry).join("manifest.json").is_file() {
+            let _ = state.remove_dir_all(&entry);
+        }
+    }
+}
+
 /// A task's record; `None` = the latest.
 pub fn find(loc: &Locations, task: Option<&str>) -> Result<Manifest, LifecycleError> {
     let all = list(loc);
@@ -147,8 +168,8 @@ pub fn find(loc: &Locations, task: Option<&str>) -> Result<Manifest, LifecycleEr
     }
 }
 
-fn read_side(loc: &Locations, task: &str, side: &str, path: &str) -> Option<Vec<u8>> {
-    std::fs::read(entry_dir(loc, task).join(side).join(path)).ok()
+pub(crate) fn read_side(loc: &Locations, task: &str, side: &str, path: &str) -> Option<Vec<u8>> {
+    std::fs::read(side_path(loc, task, side, path)).ok()
 }
 
 /// A unified diff of what a dream changed.
@@ -177,104 +198,4 @@ pub fn unified(path: &str, action: Action, before: &[u8], after: &[u8]) -> Strin
         s.push('\n');
     }
     s
-}
-
-/// Why an undo was refused.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct UndoConflict {
-    pub path: String,
-    pub reason: String,
-}
-
-/// Restores what `manifest` replaced. Refuses (listing the files) when a file changed since
-/// the dream, unless `force`. Records the undo as its own history entry `undo_id`.
-pub fn undo(
-    loc: &Locations,
-    manifest: &Manifest,
-    undo_id: &str,
-    now: Timestamp,
-    force: bool,
-) -> Result<Result<Manifest, Vec<UndoConflict>>, LifecycleError> {
-    if manifest.undo_of.is_none()
-        && list(loc).iter().any(|m| m.undo_of.as_deref() == Some(manifest.task.as_str()))
-        && !force
-    {
-        return Ok(Err(vec![UndoConflict {
-            path: String::new(),
-            reason: format!("dream {} was already undone", manifest.task),
-        }]));
-    }
-    let roots = super::transaction::Roots::open(loc)?;
-    // Nothing is restored before every path has been checked for links.
-    for c in &manifest.changes {
-        let root = roots.for_path(&c.path);
-        if let Some(link) = root.find_link(&c.path)? {
-            return Err(
-                crate::memdir::SafePathError::Symlink { path: root.join(&c.path), component: link }.into()
-            );
-        }
-    }
-    let mut conflicts = Vec::new();
-    let mut plan = Vec::new();
-    for c in &manifest.changes {
-        let current = roots.for_path(&c.path).read(&c.path)?;
-        let current_stamp = current.as_deref().map(FileStamp::of);
-        if current_stamp != c.after {
-            let reason = match (&c.after, &current_stamp) {
-                (None, Some(_)) => "the dream deleted it, and it exists again".to_string(),
-                (Some(_), None) => "it was deleted since the dream".to_string(),
-                _ => "it changed since the dream".to_string(),
-            };
-            conflicts.push(UndoConflict { path: c.path.clone(), reason });
-        }
-        let before = read_side(loc, &manifest.task, "before", &c.path);
-        if c.before.is_some() && before.is_none() {
-            return Err(LifecycleError::Invalid(format!(
-                "the history of {} lacks the original of {}: cannot undo",
-                manifest.task, c.path
-            )));
-        }
-        plan.push((c, current, before));
-    }
-    if !conflicts.is_empty() && !force {
-        return Ok(Err(conflicts));
-    }
-    let mut changes = Vec::new();
-    let mut contents = Vec::new();
-    for (c, current, before) in plan {
-        let root = roots.for_path(&c.path);
-        match &before {
-            Some(b) => root.write_atomic(&c.path, b)?,
-            None => {
-                root.remove_file(&c.path)?;
-            }
-        }
-        let action = match (&current, &before) {
-            (None, Some(_)) => Action::Added,
-            (Some(_), None) => Action::Deleted,
-            _ => Action::Changed,
-        };
-        changes.push(Change {
-            path: c.path.clone(),
-            action,
-            before: current.as_deref().map(FileStamp::of),
-            after: before.as_deref().map(FileStamp::of),
-        });
-        contents.push((current, before));
-    }
-    let record_manifest = Manifest {
-        task: undo_id.to_string(),
-        engine: "undo".into(),
-        started_at: now,
-        ended_at: Some(now),
-        summary: format!("Undid dream {} ({} files restored)", manifest.task, changes.len()),
-        changes,
-        conflicts: Vec::new(),
-        undo_of: Some(manifest.task.clone()),
-        tokens: TokenUsage::default(),
-        cost_usd: None,
-        sessions_reviewed: 0,
-    };
-    record(loc, &record_manifest, &contents)?;
-    Ok(Ok(record_manifest))
 }

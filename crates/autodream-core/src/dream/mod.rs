@@ -12,6 +12,7 @@
 pub mod announce;
 pub mod cost;
 pub mod history;
+pub mod journal;
 pub mod kill;
 pub mod run;
 pub mod task;
@@ -70,7 +71,7 @@ pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<Str
     if let Some(s) = crate::migrate::legacy_state(loc)? {
         said.push(s);
     }
-    if let Some(s) = transaction::recover_journal(loc)? {
+    if let Some(s) = journal::recover_journal(loc)? {
         said.push(s);
     }
     if let Some(t) = task::mark_dead_task(loc, clock)? {
@@ -80,6 +81,9 @@ pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<Str
         said.push(format!("rolled back the lock left by PID {}", state.holder.as_ref().map_or(0, |h| h.pid)));
     }
     transaction::remove_stale_staging(loc);
+    if !loc.state_dir.join(JOURNAL_FILE).exists() {
+        history::remove_unrecorded(loc);
+    }
     lock.remove_stale_temp_files()?;
     Ok((!said.is_empty()).then(|| said.join("; ")))
 }
