@@ -15,7 +15,9 @@
 //!   `extract/<key>.lock` for as long as it works; a second one first waits for it to finish
 //!   ([`wait_for_holder`], up to 10 s: a `SessionEnd` comes right after its `Stop`), then
 //!   reads what is left with what the first wrote known; one that still finds the lock taken
-//!   leaves (the holder reads again before it lets go). A turn the
+//!   leaves (the holder reads again before it lets go). Only one waits: while one holds the
+//!   place in line (`extract/<key>.wait`, [`claim_wait`]), another leaves at once, so a burst
+//!   of hooks before the client writes a transcript starts no crowd of waiting processes. A turn the
 //!   holder held back as unfinished keeps the record's `seen` before it, so the next hook,
 //!   `SessionEnd` included, starts an extractor for it.
 //! - **Only the new part, never twice.** The record keeps the byte offset after the last
@@ -136,6 +138,10 @@ fn lock_rel(key: &str) -> PathBuf {
     Path::new(EXTRACT_DIR).join(format!("{key}.lock"))
 }
 
+fn wait_rel(key: &str) -> PathBuf {
+    Path::new(EXTRACT_DIR).join(format!("{key}.wait"))
+}
+
 /// The record of a transcript, if any (a damaged one reads as none: extraction starts over,
 /// and the rules drop what is already written).
 pub fn load(loc: &Locations, key: &str) -> Option<Progress> {
@@ -163,6 +169,26 @@ pub fn wants_run(loc: &Locations, transcript: &Path) -> bool {
         return false;
     }
     meta.len() != seen_size(loc, &key_for(transcript))
+}
+
+/// The one place in line for extracting a transcript, held while an extractor waits (for the
+/// transcript to appear, or for the extractor at work to finish). Released when dropped.
+#[derive(Debug)]
+pub struct WaitSlot {
+    _lock: std::fs::File,
+}
+
+/// Takes the place in line for `transcript`; `None` when another extractor already waits
+/// there: that one will read everything new once it runs, so this one has nothing to do.
+/// At most one extractor waits and one works per transcript, however many hooks fire.
+pub fn claim_wait(loc: &Locations, transcript: &Path) -> Option<WaitSlot> {
+    let key = key_for(transcript);
+    let root = MemoryRoot::create(&loc.state_dir()).ok()?;
+    let lock = root.open_append(wait_rel(&key)).ok()?;
+    match lock.try_lock() {
+        Ok(()) => Some(WaitSlot { _lock: lock }),
+        Err(_) => None,
+    }
 }
 
 /// Waits up to `limit` for another extractor of `transcript` to finish (its lock free), so

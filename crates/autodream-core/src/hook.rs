@@ -92,11 +92,13 @@ pub enum HookError {
     Overrides(#[from] OverrideError),
 }
 
-/// Runs the hook's decision: `announce` gets a finished dream's message once, whatever the
-/// gates say; `Some` when every gate passes and a worker should start.
+/// Runs the hook's decision: `located` is told where the memory and state are as soon as that
+/// is known (for the hook's own log lines); `announce` gets a finished dream's message once,
+/// whatever the gates say; `Some` when every gate passes and a worker should start.
 pub fn evaluate(
     opts: &Overrides,
     input: HookInput,
+    located: impl FnOnce(&Locations, Clock),
     announce: impl FnOnce(&str),
     extract: impl FnOnce(ExtractPlan),
 ) -> Result<Option<WorkerPlan>, HookError> {
@@ -112,6 +114,7 @@ pub fn evaluate(
         overrides.sessions_dir = Some(dir.to_path_buf());
     }
     let locations = Locations::resolve(&overrides)?;
+    located(&locations, clock);
 
     // A finished dream is announced once, whatever the gates say now, and only where the
     // client shows it: a Stop hook's message (SessionEnd output is discarded). A caller that

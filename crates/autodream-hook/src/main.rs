@@ -13,6 +13,7 @@
 
 #![cfg_attr(all(target_os = "linux", target_env = "gnu"), no_main)]
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use autodream_core::Overrides;
@@ -28,20 +29,22 @@ fn worker_exe() -> PathBuf {
 fn run() {
     let mut args: Vec<_> = std::env::args_os().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h" || a == "--version" || a == "-V") {
-        println!(
+        let _ = write!(
+            std::io::stdout().lock(),
             "autodream-hook {}: run autodream's gates from an agent hook (reads the hook JSON on stdin,\n\
-             or as a trailing JSON argument: Codex CLI's notify).\n\
-             Options: --memory-dir DIR --sessions-dir DIR --project DIR --config FILE\n\
-             \x20        --sessions-format FORMAT --current-session ID --set KEY=VALUE\n\
-             Always exits 0. See `autodream hook --help`.",
-            env!("CARGO_PKG_VERSION")
+             or as a trailing JSON argument: Codex CLI's notify). Always exits 0; arguments it does\n\
+             not know are named in the worker log and skipped. See `autodream hook --help`.\n\
+             Options:\n{}",
+            env!("CARGO_PKG_VERSION"),
+            Overrides::hook_help()
         );
         return;
     }
     let argument = autodream_hookproc::split_argument(&mut args);
-    // Unknown arguments are ignored rather than refused: a hook must never fail the agent.
-    let opts = Overrides::parse(&args).unwrap_or_default();
-    autodream_hookproc::run_with_argument(&opts, &worker_exe(), argument.as_deref());
+    // A hook must never fail the agent: what it does not understand is skipped (and named in
+    // the worker log), what it does is kept.
+    let parsed = Overrides::parse_lenient(&args);
+    autodream_hookproc::run_with_argument(&parsed, &worker_exe(), argument.as_deref());
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -10,8 +10,19 @@ fn state_of(mem: &std::path::Path) -> std::path::PathBuf {
 }
 
 fn run_hook(mem: &std::path::Path, sessions: &std::path::Path, stdin: &[u8]) -> std::process::Output {
+    run_hook_with(&[], mem, sessions, stdin)
+}
+
+/// The hook with `extra` arguments before its folders.
+fn run_hook_with(
+    extra: &[&str],
+    mem: &std::path::Path,
+    sessions: &std::path::Path,
+    stdin: &[u8],
+) -> std::process::Output {
     let home = mem.parent().unwrap().join("home");
     let mut child = Command::new(env!("CARGO_BIN_EXE_autodream-hook"))
+        .args(extra)
         .args(["--memory-dir".as_ref(), mem.as_os_str(), "--sessions-dir".as_ref(), sessions.as_os_str()])
         .env_clear()
         .env("HOME", &home)
@@ -77,4 +88,36 @@ fn a_pending_announcement_is_printed_once() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"systemMessage\":\"Improved 3 files\"}\n");
     let again = run_hook(&mem, &tmp.path().join("s"), br#"{"hook_event_name":"Stop"}"#);
     assert!(again.stdout.is_empty());
+}
+
+#[test]
+fn an_unknown_option_is_skipped_and_named_while_the_known_ones_are_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mem = tmp.path().join("memory");
+    let state = state_of(&mem).join(autodream_core::paths::sanitise(&mem.to_string_lossy()));
+    std::fs::create_dir_all(&mem).unwrap();
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("announce"), "Improved 2 files").unwrap();
+    let out = run_hook_with(
+        &["--bogus", "--memmory-dir=/typo"],
+        &mem,
+        &tmp.path().join("s"),
+        br#"{"hook_event_name":"Stop"}"#,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{out:?}");
+    // The announcement of *this* memory folder was found: --memory-dir was kept.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"systemMessage\":\"Improved 2 files\"}\n");
+    let log = std::fs::read_to_string(state.join("worker.log")).unwrap();
+    assert!(log.contains("hook: skipped arguments it does not know: --bogus --memmory-dir=/typo"), "{log}");
+}
+
+#[test]
+fn the_help_lists_every_global_option_of_the_table() {
+    let out = Command::new(env!("CARGO_BIN_EXE_autodream-hook")).arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for f in autodream_core::overrides::GLOBAL_FLAGS {
+        assert!(help.contains(&format!("{} {}", f.long, f.value_name)), "{} missing:\n{help}", f.long);
+    }
 }

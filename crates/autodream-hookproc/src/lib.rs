@@ -3,35 +3,36 @@
 //!
 //! The decision (announce once, gates 1–4) is `autodream_core::hook`'s; this crate holds
 //! what only a process does around it: reading the agent's JSON from stdin without ever
-//! blocking it for long ([`read_stdin`]), starting the background worker detached
-//! ([`spawn_worker`]) and appending to its log, `worker.log` in the state folder ([`log_line`]).
+//! blocking it for long ([`read_stdin`]), starting the background worker and the extractor
+//! detached ([`spawn_detached`]) and appending to the worker's log, `worker.log` in the state folder ([`log_line`]).
 //! Nothing here blocks or fails the agent: every error is swallowed, nothing is printed
 //! while the gates are closed, and stdin is read for at most ~200 ms.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use autodream_core::Clock;
 use autodream_core::dream::WORKER_LOG;
 use autodream_core::hook::{self, HookInput};
 use autodream_core::memdir::MemoryRoot;
-use autodream_core::overrides::Overrides;
+use autodream_core::overrides::{Overrides, Parsed};
 use autodream_core::paths::Locations;
 
 /// Runs the hook. `worker_exe` is the `autodream` binary that runs `__worker`.
 /// Never panics outward and never returns an error: the agent must not notice us.
 pub fn run(opts: &Overrides, worker_exe: &Path) {
-    run_with_argument(opts, worker_exe, None);
+    run_with_argument(&Parsed { overrides: opts.clone(), skipped: Vec::new() }, worker_exe, None);
 }
 
-/// [`run`], with the hook input given as a command-line argument (Codex CLI's `notify` passes
-/// one JSON argument; see [`split_argument`]); stdin is read when there is none.
-pub fn run_with_argument(opts: &Overrides, worker_exe: &Path, argument: Option<&str>) {
+/// [`run`] with the hook's options as its lenient parse left them (what it skipped is named
+/// in the worker log), and the hook input given as a command-line argument (Codex CLI's
+/// `notify` passes one JSON argument; see [`split_argument`]); stdin is read when there is none.
+pub fn run_with_argument(parsed: &Parsed, worker_exe: &Path, argument: Option<&str>) {
     let _ = std::panic::catch_unwind(|| {
-        run_inner(opts, worker_exe, argument);
+        run_inner(parsed, worker_exe, argument);
     });
 }
 
@@ -46,8 +47,15 @@ pub fn split_argument(args: &mut Vec<OsString>) -> Option<String> {
     Some(json)
 }
 
-fn run_inner(opts: &Overrides, worker_exe: &Path, argument: Option<&str>) {
+fn run_inner(parsed: &Parsed, worker_exe: &Path, argument: Option<&str>) {
+    let opts = &parsed.overrides;
     let input = argument.and_then(HookInput::from_argument).unwrap_or_else(read_stdin);
+    let located = |loc: &Locations, clock: Clock| {
+        if !parsed.skipped.is_empty() {
+            let skipped = parsed.skipped.join(" ");
+            log_line(loc, clock, &format!("hook: skipped arguments it does not know: {skipped}"));
+        }
+    };
     let announce = |message: &str| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", serde_json::json!({ "systemMessage": message }));
@@ -55,7 +63,7 @@ fn run_inner(opts: &Overrides, worker_exe: &Path, argument: Option<&str>) {
     let extract = |plan: hook::ExtractPlan| {
         let _ = spawn_extractor(worker_exe, opts, &plan);
     };
-    let Ok(Some(plan)) = hook::evaluate(opts, input, announce, extract) else {
+    let Ok(Some(plan)) = hook::evaluate(opts, input, located, announce, extract) else {
         return;
     };
     let argv =
@@ -118,18 +126,26 @@ pub fn log_line(loc: &Locations, clock: Clock, msg: &str) {
     }
 }
 
-/// Starts `exe` with `argv` (from [`Overrides::to_worker_argv`]) detached (new session,
-/// stdio to the worker log) and returns at once.
-pub fn spawn_worker(exe: &Path, loc: &Locations, clock: Clock, argv: Vec<OsString>) -> std::io::Result<()> {
-    let log = open_worker_log(loc)?;
+/// Starts `exe` with `argv` detached from the caller: a new session (so neither the agent nor
+/// an MCP client waits for it, or takes it down with its process group), stdin empty, stdout
+/// and stderr to `output` (the worker log, or nowhere). Returns the child at once. The one
+/// way autodream starts a process that outlives its caller: the worker, the extractor and a
+/// dream requested over MCP.
+pub fn spawn_detached(
+    exe: &Path,
+    argv: Vec<OsString>,
+    output: Option<std::fs::File>,
+) -> std::io::Result<Child> {
     let mut cmd = Command::new(exe);
-    cmd.args(argv);
-    cmd.stdin(Stdio::null()).stdout(log.try_clone()?).stderr(log);
+    cmd.args(argv).stdin(Stdio::null());
+    match output {
+        Some(log) => cmd.stdout(log.try_clone()?).stderr(log),
+        None => cmd.stdout(Stdio::null()).stderr(Stdio::null()),
+    };
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
-        // SAFETY: setsid is async-signal-safe; it detaches the worker from the agent's
-        // process group and terminal so the agent never waits for it.
+        // SAFETY: setsid is async-signal-safe, and the closure touches nothing else.
         unsafe {
             cmd.pre_exec(|| {
                 let _ = rustix::process::setsid();
@@ -137,30 +153,21 @@ pub fn spawn_worker(exe: &Path, loc: &Locations, clock: Clock, argv: Vec<OsStrin
             });
         }
     }
-    let child = cmd.spawn()?;
+    cmd.spawn()
+}
+
+/// Starts `exe` with `argv` (from [`Overrides::to_worker_argv`]) detached, its output in the
+/// worker log, and returns at once.
+pub fn spawn_worker(exe: &Path, loc: &Locations, clock: Clock, argv: Vec<OsString>) -> std::io::Result<()> {
+    let child = spawn_detached(exe, argv, Some(open_worker_log(loc)?))?;
     log_line(loc, clock, &format!("gates passed; started worker PID {}", child.id()));
     Ok(())
 }
 
-/// Starts `exe __extract` for the transcript detached (new session, no output kept) and
-/// returns at once. The extractor records what it did in the state folder.
+/// Starts `exe __extract` for the transcript detached (no output kept) and returns at once.
+/// The extractor records what it did in the state folder.
 pub fn spawn_extractor(exe: &Path, opts: &Overrides, plan: &hook::ExtractPlan) -> std::io::Result<()> {
     let mut argv = opts.to_worker_argv(&plan.locations, Some(&plan.session), Some(&plan.transcript));
     argv[0] = "__extract".into();
-    let mut cmd = Command::new(exe);
-    cmd.args(argv);
-    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: setsid is async-signal-safe; it detaches the extractor from the agent's
-        // process group so the agent never waits for it.
-        unsafe {
-            cmd.pre_exec(|| {
-                let _ = rustix::process::setsid();
-                Ok(())
-            });
-        }
-    }
-    cmd.spawn().map(drop)
+    spawn_detached(exe, argv, None).map(drop)
 }

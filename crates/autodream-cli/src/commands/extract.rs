@@ -4,7 +4,8 @@
 //! among the same sentences (`autodream_agent::extract`), and notes a failure, or why the
 //! model was not used, in the worker log.
 //!
-//! Exit codes: 0 done (or nothing new), 3 another extractor holds the transcript, 1 error.
+//! Exit codes: 0 done (or nothing new), 3 another extractor holds the transcript or already
+//! waits for it, 1 error.
 
 use std::path::PathBuf;
 
@@ -33,6 +34,11 @@ pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
     if ctx.cfg().extract == ExtractMode::Off || ctx.config.auto_memory_off.is_some() {
         return Ok(0);
     }
+    // One extractor waits per transcript: when another already does, it will read all that is
+    // new, so this one leaves at once (busy, like one that finds the transcript's lock taken).
+    let Some(slot) = extraction::claim_wait(loc, &args.transcript) else {
+        return Ok(3);
+    };
     // The client writes its transcript asynchronously: a session's first Stop may come before
     // the file exists. Give it a moment; SessionEnd runs the extractor again in any case.
     if !extraction::wait_for_transcript(&args.transcript, std::time::Duration::from_secs(5)) {
@@ -41,6 +47,8 @@ pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
     // An extractor of this transcript still at work (the Stop one, when SessionEnd follows at
     // once): let it finish, so the rules below know what it wrote.
     extraction::wait_for_holder(loc, &args.transcript, std::time::Duration::from_secs(10));
+    // At work now: the next extractor may wait for this one.
+    drop(slot);
     let session = ctx.current_session.clone().unwrap_or_else(|| extraction::key_for(&args.transcript));
     let now = ctx.clock.now_local();
     let offline = OfflineExtractor::new(

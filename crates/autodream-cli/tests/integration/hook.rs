@@ -293,3 +293,17 @@ fn a_bad_set_key_never_turns_a_disabled_hook_on() {
     );
     assert_eq!(memory_files(&env.mem), before);
 }
+
+#[test]
+fn an_unknown_option_never_fails_the_hook_nor_drops_the_options_beside_it() {
+    let env = ready_env(5);
+    let before = memory_files(&env.mem);
+    // `enabled=false` beside a typo: the typo is skipped, the setting kept (no dream starts).
+    let out = env.run_with_stdin(&["hook", "--bogus", "--set", "enabled=false", "-q"], b"{}");
+    assert_silent(&out, "an unknown option");
+    std::thread::sleep(Duration::from_millis(300));
+    let log = env.worker_log();
+    assert!(log.contains("hook: skipped arguments it does not know: --bogus -q"), "{log}");
+    assert!(!log.contains("started worker"), "the --set beside the typo was dropped:\n{log}");
+    assert_eq!(memory_files(&env.mem), before);
+}

@@ -11,6 +11,7 @@
 //! large run are in `docs/reliability.md`.
 
 mod daemon;
+mod extraction_crowd;
 mod extraction_kill;
 mod fault_injection;
 mod kill;

@@ -29,20 +29,7 @@ pub fn autodream_config(global: &GlobalArgs) -> anyhow::Result<PathBuf> {
 /// The global options that change where the hook looks (absolute), for its command line.
 /// The sessions options are the target's own.
 pub fn baked_hook_args(global: &GlobalArgs) -> anyhow::Result<Vec<String>> {
-    let abs = |p: &PathBuf| -> anyhow::Result<String> {
-        Ok(std::path::absolute(p)?.to_string_lossy().into_owned())
-    };
-    let mut out = Vec::new();
-    if let Some(p) = &global.memory_dir {
-        out.extend(["--memory-dir".to_string(), abs(p)?]);
-    }
-    if let Some(p) = &global.config {
-        out.extend(["--config".to_string(), abs(p)?]);
-    }
-    for s in &global.set {
-        out.extend(["--set".to_string(), s.clone()]);
-    }
-    Ok(out)
+    Ok(global.to_hook_argv(false)?)
 }
 
 /// Writes the current index into `file` right away (when there is one), so the agent sees it

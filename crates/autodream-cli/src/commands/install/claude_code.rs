@@ -1,8 +1,6 @@
 //! `autodream install claude-code`: register autodream in Claude Code's settings; with
 //! `uninstall`, take exactly that back out. The work is `autodream_core::install::claude_code`.
 
-use std::path::PathBuf;
-
 use clap::{Args, ValueEnum};
 
 use autodream_core::Clock;
@@ -101,24 +99,5 @@ pub fn run(global: &GlobalArgs, args: ClaudeCodeArgs, remove: bool) -> anyhow::R
 
 /// The global options that change where the hook looks, baked into its command (absolute).
 fn baked_hook_args(global: &GlobalArgs) -> anyhow::Result<Vec<String>> {
-    let abs = |p: &PathBuf| -> anyhow::Result<String> {
-        Ok(std::path::absolute(p)?.to_string_lossy().into_owned())
-    };
-    let mut out = Vec::new();
-    if let Some(p) = &global.memory_dir {
-        out.extend(["--memory-dir".to_string(), abs(p)?]);
-    }
-    if let Some(p) = &global.sessions_dir {
-        out.extend(["--sessions-dir".to_string(), abs(p)?]);
-    }
-    if let Some(p) = &global.config {
-        out.extend(["--config".to_string(), abs(p)?]);
-    }
-    if let Some(f) = &global.sessions_format {
-        out.extend(["--sessions-format".to_string(), f.clone()]);
-    }
-    for s in &global.set {
-        out.extend(["--set".to_string(), s.clone()]);
-    }
-    Ok(out)
+    Ok(global.to_hook_argv(true)?)
 }

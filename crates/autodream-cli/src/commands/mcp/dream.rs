@@ -8,7 +8,7 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -49,7 +49,8 @@ fn busy(pid: Option<u32>) -> Started {
     Started::Busy { pid, detail }
 }
 
-/// Starts `exe run <global options>` detached, its output appended to the worker log.
+/// Starts `exe run <global options>` detached, its output appended to the worker log: the
+/// dream outlives the server when the client stops it.
 fn spawn(exe: &Path, ctx: &Ctx, global: &GlobalArgs) -> anyhow::Result<Child> {
     let loc = &ctx.locations;
     let mut argv: Vec<OsString> =
@@ -58,21 +59,8 @@ fn spawn(exe: &Path, ctx: &Ctx, global: &GlobalArgs) -> anyhow::Result<Child> {
     let log = MemoryRoot::create(&loc.state_dir())
         .and_then(|root| root.open_append(WORKER_LOG))
         .with_context(|| format!("cannot open the worker log in {}", loc.state_dir().display()))?;
-    let mut cmd = Command::new(exe);
-    cmd.args(argv).stdin(Stdio::null()).stdout(log.try_clone()?).stderr(log);
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: setsid is async-signal-safe; it detaches the dream from the client's
-        // process group, so the dream outlives the server when the client stops it.
-        unsafe {
-            cmd.pre_exec(|| {
-                let _ = rustix::process::setsid();
-                Ok(())
-            });
-        }
-    }
-    cmd.spawn().with_context(|| format!("cannot start {}", exe.display()))
+    autodream_hookproc::spawn_detached(exe, argv, Some(log))
+        .with_context(|| format!("cannot start {}", exe.display()))
 }
 
 /// Starts a dream and waits until it has recorded its task (or has been refused).
