@@ -545,3 +545,6 @@ fn auto_dream_setting(project: &Path, homes: &Homes) -> Option<(bool, PathBuf)> 
         },
     )
 }
+
+#[cfg(test)]
+mod tests;
