@@ -6,11 +6,11 @@
 //! - [`install`]: register the hook with Claude Code, Codex and Gemini CLI, and take exactly
 //!   that back out (`install` / `uninstall`), editing their settings files in place.
 //! - [`doctor`]: everything that would stop dreams from reaching the agent, each with its fix.
-//! - [`unit`]: the systemd user unit or launchd agent that runs `autodream daemon`.
+//! - [`daemon_unit`]: the systemd user unit or launchd agent that runs `autodream daemon`.
 //!
 //! The engine itself (paths, config, memory folder, gates, the daemon's runtime) is
 //! `autodream-core`'s; this crate depends on it, never the other way round.
 
+pub mod daemon_unit;
 pub mod doctor;
 pub mod install;
-pub mod unit;

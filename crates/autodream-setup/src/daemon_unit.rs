@@ -133,7 +133,7 @@ pub enum UnitError {
     Io { path: PathBuf, source: std::io::Error },
 }
 
-/// What [`install`] or [`uninstall`] did.
+/// What [`Unit::install`] or [`Unit::uninstall`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     Written,
