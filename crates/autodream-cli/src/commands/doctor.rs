@@ -1,10 +1,10 @@
 //! `autodream doctor`: everything that would stop dreams from reaching the agent, each with its
-//! fix. The checks are `autodream_core::doctor`'s; exit 1 when one is a problem.
+//! fix. The checks are `autodream_setup::doctor`'s; exit 1 when one is a problem.
 
 use clap::Args;
 
-use autodream_core::doctor::{self, DoctorInput, Status};
-use autodream_core::install::claude_code::Homes;
+use autodream_setup::doctor::{self, DoctorInput, Status};
+use autodream_setup::install::claude_code::Homes;
 
 use crate::commands::print_json;
 use crate::context;

@@ -2,8 +2,8 @@
 //!
 //! In assistant mode the agent appends to the daily logs as it goes and the hook never
 //! starts a dream; this long-lived process does, at night. It runs in the foreground under
-//! a service manager ([`unit`] writes the systemd unit or launchd agent) and ticks every
-//! `tick_minutes`. A tick dreams when every one of its gates passes, cheapest first:
+//! a service manager (the `autodream-setup` crate writes the systemd unit or launchd agent)
+//! and ticks every `tick_minutes`. A tick dreams when every one of its gates passes, cheapest first:
 //!
 //! | gate        | passes when                                                          |
 //! |-------------|----------------------------------------------------------------------|
@@ -26,7 +26,6 @@
 pub mod pidfile;
 pub mod schedule;
 pub mod state;
-pub mod unit;
 
 use std::time::{Duration, Instant};
 

@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use super::task::Task;
 use crate::clock::local_tz;
 use crate::config::{AgentConfig, Config};
-use crate::doctor::{ContextCost, context_cost};
 use crate::engine::TokenUsage;
 use crate::memdir::MemoryRoot;
+use crate::memdir::index::{ContextCost, context_cost};
 use crate::paths::Locations;
 
 /// The ledger's file name inside the state folder.

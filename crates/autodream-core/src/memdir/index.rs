@@ -3,7 +3,8 @@
 //! Each entry is one line, `- [Title](file.md) — one-line hook`; any other line is kept as
 //! it is. The agent loads only the first 200 lines or 25,000 UTF-16 code units, measured
 //! after front matter and HTML comments are stripped, so [`measure`] counts exactly that
-//! way and [`check`] reports what would be cut, dangling pointers and forgotten topics.
+//! way, [`check`] reports what would be cut, dangling pointers and forgotten topics, and
+//! [`context_cost`] is what the loaded part adds to every session (bytes, ~tokens).
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -96,13 +97,78 @@ pub struct Measure {
 
 /// Strips front matter and HTML comments, trims, then counts lines and UTF-16 units.
 pub fn measure(raw: &str) -> Measure {
-    let stripped = split_front_matter(raw).map_or(raw, |(_, body, _)| body);
-    let stripped = COMMENT.replace_all(stripped, "");
-    let trimmed = stripped.trim();
-    if trimmed.is_empty() {
+    measure_stripped(&stripped(raw))
+}
+
+/// What the agent reads of an index before its limits: front matter and HTML comments
+/// out, surrounding blanks trimmed.
+fn stripped(raw: &str) -> String {
+    let body = split_front_matter(raw).map_or(raw, |(_, body, _)| body);
+    COMMENT.replace_all(body, "").trim().to_string()
+}
+
+fn measure_stripped(text: &str) -> Measure {
+    if text.is_empty() {
         return Measure { lines: 0, units: 0 };
     }
-    Measure { lines: trimmed.split('\n').count(), units: trimmed.encode_utf16().count() }
+    Measure { lines: text.split('\n').count(), units: text.encode_utf16().count() }
+}
+
+/// Bytes per token in [`estimate_tokens`].
+pub const BYTES_PER_TOKEN: usize = 4;
+
+/// A rough token count for `bytes` of text: one token per [`BYTES_PER_TOKEN`] bytes, rounded up.
+pub fn estimate_tokens(bytes: usize) -> usize {
+    bytes.div_ceil(BYTES_PER_TOKEN)
+}
+
+/// What MEMORY.md costs every session (`status` and `doctor` show it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ContextCost {
+    /// Bytes of MEMORY.md the agent loads (front matter and comments out, cut at its limits).
+    pub bytes: usize,
+    /// [`estimate_tokens`] of `bytes`.
+    pub tokens: usize,
+    pub lines: usize,
+    /// The agent cuts the file (too many lines or units).
+    pub truncated: bool,
+}
+
+/// What the agent loads of MEMORY.md at `memory_dir`, stripped as [`measure`] strips it and
+/// cut where the agent cuts it; `None` when there is no MEMORY.md.
+pub fn context_cost(memory_dir: &Path, max_lines: usize, max_units: usize) -> Option<ContextCost> {
+    let raw = std::fs::read_to_string(memory_dir.join(INDEX_FILE)).ok()?;
+    let text = stripped(&raw);
+    let m = measure_stripped(&text);
+    let loaded = cut_at_limits(&text, max_lines, max_units);
+    Some(ContextCost {
+        bytes: loaded.len(),
+        tokens: estimate_tokens(loaded.len()),
+        lines: m.lines.min(max_lines),
+        truncated: m.lines > max_lines || m.units > max_units,
+    })
+}
+
+/// The first `max_lines` lines of `text`, then, over `max_units` UTF-16 units, cut at the
+/// last newline before the limit, as the agent cuts it.
+fn cut_at_limits(text: &str, max_lines: usize, max_units: usize) -> String {
+    let loaded: String = text.split('\n').take(max_lines).collect::<Vec<_>>().join("\n");
+    if loaded.encode_utf16().count() <= max_units {
+        return loaded;
+    }
+    let mut units = 0;
+    let end = loaded
+        .char_indices()
+        .find(|(_, c)| {
+            units += c.len_utf16();
+            units > max_units
+        })
+        .map_or(loaded.len(), |(i, _)| i);
+    let cut = &loaded[..end];
+    match cut.rfind('\n') {
+        Some(i) if i > 0 => cut[..i].to_string(),
+        _ => cut.to_string(),
+    }
 }
 
 /// The local targets of the Markdown links in a line (URLs and `#anchors` excluded).
@@ -382,6 +448,57 @@ mod tests {
         // An astral character is two UTF-16 units.
         assert_eq!(measure("😀"), Measure { lines: 1, units: 2 });
         assert_eq!(measure(""), Measure { lines: 0, units: 0 });
+    }
+
+    #[test]
+    fn tokens_are_about_four_bytes_each() {
+        assert_eq!(estimate_tokens(0), 0);
+        assert_eq!(estimate_tokens(1), 1);
+        assert_eq!(estimate_tokens(4), 1);
+        assert_eq!(estimate_tokens(4001), 1001);
+    }
+
+    #[test]
+    fn context_cost_is_what_the_client_loads() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(
+            tmp.path().join("MEMORY.md"),
+            "<!-- note -->\n- [a](a.md) — one\n- [b](b.md) — two\n\n",
+        )
+        .unwrap();
+        let c = context_cost(tmp.path(), 200, 25_000).unwrap();
+        assert_eq!(c.bytes, "- [a](a.md) — one\n- [b](b.md) — two".len());
+        assert_eq!(c.lines, 2);
+        assert!(!c.truncated);
+        let long: String = (0..300).map(|i| format!("- line {i}\n")).collect();
+        std::fs::write(tmp.path().join("MEMORY.md"), &long).unwrap();
+        let c = context_cost(tmp.path(), 200, 25_000).unwrap();
+        assert!(c.truncated);
+        assert_eq!(c.lines, 200);
+        assert_eq!(c.bytes, long.lines().take(200).collect::<Vec<_>>().join("\n").len());
+        assert!(context_cost(&tmp.path().join("none"), 200, 25_000).is_none());
+    }
+
+    #[test]
+    fn context_cost_cuts_at_the_last_newline_before_the_unit_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        // Ten units a line with its newline; the limit falls inside the third line.
+        std::fs::write(tmp.path().join("MEMORY.md"), "- aaaaaaa\n- bbbbbbb\n- ccccccc\n").unwrap();
+        let c = context_cost(tmp.path(), 200, 25).unwrap();
+        assert_eq!((c.bytes, c.truncated), ("- aaaaaaa\n- bbbbbbb".len(), true));
+        // An astral character is two units: it is not split at the limit.
+        std::fs::write(tmp.path().join("MEMORY.md"), "😀😀😀").unwrap();
+        assert_eq!(context_cost(tmp.path(), 200, 5).unwrap().bytes, "😀😀".len());
+    }
+
+    #[test]
+    fn context_cost_strips_comments_as_measure_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A comment that is never closed is not a comment to the agent: it is loaded.
+        let raw = "- [a](a.md) — one\n<!-- open\n- [b](b.md) — two\n";
+        std::fs::write(tmp.path().join("MEMORY.md"), raw).unwrap();
+        let c = context_cost(tmp.path(), 200, 25_000).unwrap();
+        assert_eq!((c.bytes, c.lines), (raw.trim().len(), measure(raw).lines));
     }
 
     #[test]

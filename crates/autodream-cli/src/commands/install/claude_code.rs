@@ -1,10 +1,10 @@
 //! `autodream install claude-code`: register autodream in Claude Code's settings; with
-//! `uninstall`, take exactly that back out. The work is `autodream_core::install::claude_code`.
+//! `uninstall`, take exactly that back out. The work is `autodream_setup::install::claude_code`.
 
 use clap::{Args, ValueEnum};
 
 use autodream_core::Clock;
-use autodream_core::install::claude_code::{self, Homes, Options, Scope};
+use autodream_setup::install::claude_code::{self, Homes, Options, Scope};
 
 use crate::global::GlobalArgs;
 

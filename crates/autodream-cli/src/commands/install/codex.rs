@@ -1,12 +1,12 @@
 //! `autodream install codex`: autodream's hook as Codex CLI's `notify` program, and the
 //! memory index mirrored into the project's `AGENTS.md`; with `uninstall`, exactly that taken
-//! back out. The work is `autodream_core::install::codex`.
+//! back out. The work is `autodream_setup::install::codex`.
 
 use clap::Args;
 
 use autodream_core::Clock;
-use autodream_core::install::codex::{self, Options};
-use autodream_core::install::{Manifest, claude_code};
+use autodream_setup::install::codex::{self, Options};
+use autodream_setup::install::{Manifest, claude_code};
 
 use super::agents::{autodream_config, baked_hook_args, mirror_now, project_dir};
 use crate::global::GlobalArgs;

@@ -3,11 +3,11 @@
 //! Writes the file and prints the one command that enables it; never enables it itself.
 //! `uninstall daemon` removes exactly that file, and refuses one that differs from what
 //! install would write (`--force` removes it anyway). The rendering is
-//! `autodream_core::daemon::unit`'s.
+//! `autodream_setup::daemon_unit`'s.
 
 use clap::Args;
 
-use autodream_core::daemon::unit::{Change, Manager, Unit, UnitSpec};
+use autodream_setup::daemon_unit::{Change, Manager, Unit, UnitSpec};
 
 use crate::global::GlobalArgs;
 use crate::{context, exit};
@@ -49,7 +49,7 @@ pub fn run(global: &GlobalArgs, args: DaemonUnitArgs, remove: bool) -> anyhow::R
     }
     if remove {
         let change = unit.uninstall(args.force).map_err(|e| match e {
-            e @ autodream_core::daemon::unit::UnitError::Edited { .. } => exit::refused(e.to_string()),
+            e @ autodream_setup::daemon_unit::UnitError::Edited { .. } => exit::refused(e.to_string()),
             e => e.into(),
         })?;
         match change {
@@ -62,7 +62,7 @@ pub fn run(global: &GlobalArgs, args: DaemonUnitArgs, remove: bool) -> anyhow::R
         return Ok(exit::OK);
     }
     let change = unit.install(args.force).map_err(|e| match e {
-        e @ autodream_core::daemon::unit::UnitError::ExistsDiffering { .. } => exit::refused(e.to_string()),
+        e @ autodream_setup::daemon_unit::UnitError::ExistsDiffering { .. } => exit::refused(e.to_string()),
         e => e.into(),
     })?;
     let what = match change {

@@ -1,7 +1,7 @@
 //! `autodream install gemini`: autodream's hook in Gemini CLI's settings (its `AfterAgent`
 //! and `SessionEnd` hooks), the MCP server with `--mcp` or where hooks are not available, and
 //! the memory index mirrored into the project's `GEMINI.md`; with `uninstall`, exactly that
-//! taken back out. The work is `autodream_core::install::gemini`.
+//! taken back out. The work is `autodream_setup::install::gemini`.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use autodream_core::Clock;
-use autodream_core::install::gemini::{self, Options, Scope};
-use autodream_core::install::{Manifest, claude_code};
+use autodream_setup::install::gemini::{self, Options, Scope};
+use autodream_setup::install::{Manifest, claude_code};
 
 use super::agents::{autodream_config, baked_hook_args, mirror_now, project_dir};
 use crate::global::GlobalArgs;

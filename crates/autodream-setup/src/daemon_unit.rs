@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::paths::Locations;
+use autodream_core::paths::Locations;
 
 /// Which service manager a unit is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +133,7 @@ pub enum UnitError {
     Io { path: PathBuf, source: std::io::Error },
 }
 
-/// What [`install`] or [`uninstall`] did.
+/// What [`Unit::install`] or [`Unit::uninstall`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     Written,
@@ -170,7 +170,7 @@ impl Unit {
 
     /// Renders for this user: `HOME` and `XDG_CONFIG_HOME` from the environment.
     pub fn for_user(manager: Manager, spec: &UnitSpec) -> Result<Unit, UnitError> {
-        let home = crate::paths::home_dir().ok_or(UnitError::NoHome)?;
+        let home = autodream_core::paths::home_dir().ok_or(UnitError::NoHome)?;
         let xdg = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty()).map(PathBuf::from);
         Ok(Unit::render(manager, spec, &home, xdg.as_deref()))
     }

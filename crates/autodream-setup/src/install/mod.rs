@@ -38,7 +38,7 @@ pub enum InstallError {
     #[error("no home directory: set HOME")]
     NoHome,
     #[error(transparent)]
-    Paths(#[from] crate::paths::PathError),
+    Paths(#[from] autodream_core::paths::PathError),
     #[error("{path}: the install record is not valid ({message}); move it away and run again")]
     Manifest { path: PathBuf, message: String },
 }
@@ -182,7 +182,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), InstallError> {
         }
     }
     tmp.persist(&target).map_err(|e| InstallError::io(&target, e.error))?;
-    crate::memdir::atomic_write::sync_dir(dir);
+    autodream_core::memdir::atomic_write::sync_dir(dir);
     Ok(())
 }
 
@@ -212,7 +212,7 @@ pub fn state_dir() -> Result<PathBuf, InstallError> {
     if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|v| Path::new(v).is_absolute()) {
         return Ok(PathBuf::from(x).join("autodream"));
     }
-    crate::paths::home_dir().map(|h| h.join(".local/state/autodream")).ok_or(InstallError::NoHome)
+    autodream_core::paths::home_dir().map(|h| h.join(".local/state/autodream")).ok_or(InstallError::NoHome)
 }
 
 /// One file an install touched, and how to take the change back.

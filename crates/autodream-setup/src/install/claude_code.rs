@@ -27,7 +27,7 @@ use super::{
     FileAction, FileChange, FileRecord, InstallError, JsonDoc, JsonEdit, Manifest, Record, Report, backup,
     commit_json, read_optional, remove_file, revert_json, write_atomic,
 };
-use crate::dream::history::sha256_hex;
+use autodream_core::dream::history::sha256_hex;
 
 /// The target's name in the manifest and on the command line.
 pub const TARGET: &str = "claude-code";
@@ -94,7 +94,7 @@ impl Homes {
     /// From the environment, as the client and autodream find them.
     pub fn from_env() -> Result<Homes, InstallError> {
         Ok(Homes {
-            config_home: crate::paths::agent_base_dir()?,
+            config_home: autodream_core::paths::agent_base_dir()?,
             global_config: global_config_path()?,
             manifest: Manifest::default_path()?,
         })
@@ -153,14 +153,14 @@ pub fn command_path(homes: &Homes, scope: Scope, project_dir: &Path) -> PathBuf 
 /// exists (a legacy name the client still prefers), else `.claude.json` in
 /// `$CLAUDE_CONFIG_DIR` or the home folder.
 pub fn global_config_path() -> Result<PathBuf, InstallError> {
-    let base = crate::paths::agent_base_dir()?;
+    let base = autodream_core::paths::agent_base_dir()?;
     let legacy = base.join(".config.json");
     if legacy.is_file() {
         return Ok(legacy);
     }
     match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
         Some(dir) => Ok(PathBuf::from(dir).join(".claude.json")),
-        None => crate::paths::home_dir().map(|h| h.join(".claude.json")).ok_or(InstallError::NoHome),
+        None => autodream_core::paths::home_dir().map(|h| h.join(".claude.json")).ok_or(InstallError::NoHome),
     }
 }
 

@@ -22,7 +22,7 @@
 //! the file its indentation, comments included) and recorded in the install manifest, so the
 //! uninstall takes out exactly what the install put in. Gemini CLI does not load `MEMORY.md`;
 //! the install names the project's `GEMINI.md` in `mirror_index` so that each dream keeps the
-//! index there between markers (`crate::agents_md`).
+//! index there between markers (`autodream_core::agents_md`).
 
 use std::path::{Path, PathBuf};
 
@@ -63,7 +63,7 @@ impl Scope {
 
 /// Gemini CLI's home: `~/.gemini`.
 pub fn gemini_home() -> Result<PathBuf, InstallError> {
-    crate::paths::home_dir().map(|h| h.join(".gemini")).ok_or(InstallError::NoHome)
+    autodream_core::paths::home_dir().map(|h| h.join(".gemini")).ok_or(InstallError::NoHome)
 }
 
 /// What to install, resolved by the caller.

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::{
     FileAction, FileChange, FileRecord, InstallError, backup, read_optional, remove_file, write_atomic,
 };
-use crate::dream::history::sha256_hex;
+use autodream_core::dream::history::sha256_hex;
 
 /// A TOML file that is not valid TOML, named with its line.
 fn invalid(path: &Path, message: impl std::fmt::Display) -> InstallError {

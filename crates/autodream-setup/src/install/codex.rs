@@ -5,7 +5,7 @@
 //! agent turn, adding one more argument: a JSON object
 //! `{"type": "agent-turn-complete", "thread-id", "turn-id", "cwd", "input-messages",
 //! "last-assistant-message"}`. `autodream-hook` reads that argument (see
-//! [`crate::hook::HookInput::from_argument`]) exactly as it reads the hook JSON other agents
+//! [`autodream_core::hook::HookInput::from_argument`]) exactly as it reads the hook JSON other agents
 //! send on stdin, so the install is one key:
 //!
 //! ```toml
@@ -16,7 +16,7 @@
 //! Codex runs one notify program: a `notify` that is not autodream's is never overwritten; the
 //! install is refused and says what is set. Codex does not read `MEMORY.md`, so the install
 //! also names the project's `AGENTS.md` in autodream's `mirror_index` setting: after each dream
-//! the memory index is kept there in a managed block (`crate::agents_md`).
+//! the memory index is kept there in a managed block (`autodream_core::agents_md`).
 
 use std::path::{Path, PathBuf};
 
@@ -36,7 +36,7 @@ pub const MIRROR_KEY: &str = "mirror_index";
 pub fn codex_home() -> Result<PathBuf, InstallError> {
     match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
         Some(h) => Ok(PathBuf::from(h)),
-        None => crate::paths::home_dir().map(|h| h.join(".codex")).ok_or(InstallError::NoHome),
+        None => autodream_core::paths::home_dir().map(|h| h.join(".codex")).ok_or(InstallError::NoHome),
     }
 }
 
@@ -262,12 +262,12 @@ pub(crate) fn remove_mirror(
     )?;
     report.files.push(change);
     report.notes.extend(notes);
-    let has_block =
-        std::fs::read_to_string(file).is_ok_and(|t| t.lines().any(|l| l.trim() == crate::agents_md::BEGIN));
+    let has_block = std::fs::read_to_string(file)
+        .is_ok_and(|t| t.lines().any(|l| l.trim() == autodream_core::agents_md::BEGIN));
     if has_block {
         let mut action = FileAction::Update;
         if !dry_run {
-            crate::agents_md::remove_block(file)
+            autodream_core::agents_md::remove_block(file)
                 .map_err(|e| InstallError::io(file, std::io::Error::other(e.to_string())))?;
             if !file.exists() {
                 action = FileAction::Delete;
