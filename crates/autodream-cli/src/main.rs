@@ -3,6 +3,13 @@
 //! Exit codes: 0 ok, 1 error, 2 usage, 3 refused by a gate or the lock.
 //! `autodream hook` takes a fast path that skips argument-parser setup, because it runs at
 //! the end of every agent turn and must cost about as much as starting a process.
+//!
+//! Standard output is written only through [`output`]: a reader that goes away
+//! (`autodream status | head -1`) ends the command with exit 0 and nothing said, as in
+//! ripgrep, and `println!` is refused by clippy (`clippy.toml`) so no panic comes back.
+
+// `println!`/`print!` panic on a closed standard output; `output::outln!` returns the error.
+#![deny(clippy::disallowed_macros, clippy::disallowed_methods)]
 
 mod cli;
 mod commands;
@@ -10,6 +17,7 @@ mod context;
 mod engines;
 mod exit;
 mod global;
+mod output;
 
 use std::process::ExitCode;
 
@@ -28,12 +36,16 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { exit::USAGE } else { exit::OK };
-            let _ = e.print();
+            // `--help` to a reader that went away is done; a usage mistake stays one.
+            let _ = output::clap_message(&e);
             return ExitCode::from(code);
         }
     };
-    match dispatch(cli) {
+    // Text written without a final line break is still buffered: flushed here, so a
+    // closed reader is found while errors can still be told apart.
+    match dispatch(cli).and_then(|code| output::flush().map(|()| code).map_err(Into::into)) {
         Ok(code) => ExitCode::from(code),
+        Err(e) if output::is_closed_stdout(&e) => ExitCode::from(exit::OK),
         Err(e) => {
             eprintln!("error: {}", exit::render(&e));
             ExitCode::from(exit::code_of(&e))
