@@ -83,3 +83,30 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::SandboxExec(args) => Ok(sandbox_exec::run(args)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// The hidden commands: `--help` does not list them, so the integration test that runs
+    /// every listed command into a closed standard output cannot find them. None prints to
+    /// standard output itself; a new one must be added here with its reason.
+    const HIDDEN: &[(&str, &str)] = &[
+        ("__worker", "detached by the hook with its output in the worker log; it prints nothing"),
+        ("__extract", "detached by the Stop hook; it notes what happened in the worker log only"),
+        ("__sandbox-exec", "replaces itself with the sandboxed program (exec), which owns the output"),
+    ];
+
+    #[test]
+    fn the_hidden_commands_are_the_known_internal_ones() {
+        let hidden: Vec<String> = Cli::command()
+            .get_subcommands()
+            .filter(|c| c.is_hide_set())
+            .map(|c| c.get_name().to_string())
+            .collect();
+        let known: Vec<&str> = HIDDEN.iter().map(|(name, _)| *name).collect();
+        assert_eq!(hidden, known, "a hidden command changed: say how it treats a closed stdout");
+    }
+}
