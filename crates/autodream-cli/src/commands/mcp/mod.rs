@@ -9,6 +9,7 @@
 //! starts writes to the worker log.
 
 mod dream;
+mod limits;
 mod server;
 
 use std::sync::{Arc, Mutex};
