@@ -193,6 +193,17 @@ fn lock_released(env: &Env, _: &FullState) {
     assert_eq!(read(&env.mem.join(LOCK)), "", "the dream's lock was not released");
 }
 
+/// The daemon stopped as it does on SIGTERM: its state says so (when its first line, before
+/// the schedule, did not already fail), and its PID lock is free.
+fn daemon_stopped(env: &Env, _: &FullState) {
+    let daemon = &env.status_json()["daemon"];
+    if !daemon.is_null() {
+        assert_eq!(daemon["running"], false, "{daemon}");
+        assert!(daemon["stopped_at"].is_string(), "the daemon did not record its stop: {daemon}");
+    }
+    env.run(&["daemon", "--once"]).assert_code(0);
+}
+
 fn cases() -> Vec<Case> {
     let mut cases = vec![
         case("--help", nothing),
@@ -224,7 +235,8 @@ fn cases() -> Vec<Case> {
         case("doctor --json", big_memory),
         case("daemon --once", big_memory),
         case("daemon --once --json", big_memory),
-        case("daemon --ticks 3 --tick-seconds 0", initialised),
+        // A thousand ticks' lines are over 100 KB: the schedule meets the closed pipe mid-run.
+        case("daemon --ticks 1000 --tick-seconds 0", initialised).big().after(daemon_stopped),
         case("eval --help", nothing),
         case("eval locomo --help", nothing),
     ];
