@@ -7,6 +7,7 @@ use autodream_core::memdir::index::{self, Severity};
 use crate::commands::print_json;
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -31,7 +32,7 @@ pub fn run(global: &GlobalArgs, args: CheckArgs) -> anyhow::Result<u8> {
         return Ok(code);
     }
     context::print_warnings(&ctx);
-    println!(
+    outln!(
         "MEMORY.md: {} lines / {} max, {} UTF-16 units / {} max, {} {}; {} topic files",
         report.lines,
         report.max_lines,
@@ -40,20 +41,20 @@ pub fn run(global: &GlobalArgs, args: CheckArgs) -> anyhow::Result<u8> {
         report.entries,
         if report.entries == 1 { "entry" } else { "entries" },
         report.topic_files
-    );
+    )?;
     for f in &report.findings {
         let sev = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
         let loc = f.line.map_or(f.file.clone(), |l| format!("{}:{l}", f.file));
-        println!("{sev}: {loc}: {}", f.message);
+        outln!("{sev}: {loc}: {}", f.message)?;
     }
     if code == 0 {
         let n = report.warnings();
-        println!("ok ({n} warning{})", if n == 1 { "" } else { "s" });
+        outln!("ok ({n} warning{})", if n == 1 { "" } else { "s" })?;
     } else {
-        println!("{} errors, {} warnings", report.errors(), report.warnings());
+        outln!("{} errors, {} warnings", report.errors(), report.warnings())?;
     }
     Ok(code)
 }

@@ -14,6 +14,7 @@ use autodream_core::daemon::{self, DaemonOptions, TickOptions, TickReport, TickR
 use crate::commands::print_json;
 use crate::commands::run::cancel_on_signals;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 use crate::{context, engines, exit};
 
 #[derive(Debug, Args)]
@@ -70,22 +71,33 @@ pub fn run(global: &GlobalArgs, args: DaemonArgs) -> anyhow::Result<u8> {
         if args.json {
             print_json(&report)?;
         } else {
-            print_report(&report);
+            print_report(&report)?;
         }
         return Ok(if report.result == TickResult::Failed { exit::ERROR } else { exit::OK });
     }
-    println!(
+    outln!(
         "autodream daemon (PID {}) for {}: a tick every {}, dreams between {} local time",
         std::process::id(),
         loc.memory_dir.display(),
         minutes(cfg.tick_minutes),
         cfg.dream_window
-    );
+    )?;
+    // A reader that went away stops the schedule like SIGTERM does, then the error says why.
+    let mut closed: Option<std::io::Error> = None;
+    let stop = opts.tick.cancel.clone();
     let end = daemon::run(loc, &ctx.config, ctx.clock, &lock, &opts, |r| {
-        println!("{} {}", r.at, r.detail);
+        if closed.is_none()
+            && let Err(e) = outln!("{} {}", r.at, r.detail)
+        {
+            closed = Some(e);
+            stop.cancel();
+        }
     })?;
+    if let Some(e) = closed {
+        return Err(e.into());
+    }
     if end.stopped {
-        println!("stopped after {} tick{}", end.ticks, if end.ticks == 1 { "" } else { "s" });
+        outln!("stopped after {} tick{}", end.ticks, if end.ticks == 1 { "" } else { "s" })?;
     }
     Ok(exit::OK)
 }
@@ -95,21 +107,22 @@ fn minutes(m: f64) -> String {
 }
 
 /// `--once`'s report: the tick, every gate, the verdict.
-fn print_report(r: &TickReport) {
-    println!("tick      {}", r.local_time);
-    println!("gates");
+fn print_report(r: &TickReport) -> std::io::Result<()> {
+    outln!("tick      {}", r.local_time)?;
+    outln!("gates")?;
     for g in &r.gates {
         let mark = if g.pass { "ok  " } else { "FAIL" };
-        println!("  {mark} {:<10} {}", g.name, g.detail);
+        outln!("  {mark} {:<10} {}", g.name, g.detail)?;
     }
-    println!("verdict   {}", r.detail);
+    outln!("verdict   {}", r.detail)?;
     if let Some(d) = &r.dream {
         let shown: Vec<&String> =
             d.files.iter().filter(|f| !f.split('/').any(|c| c.starts_with('.'))).collect();
         for f in shown {
-            println!("  {f}");
+            outln!("  {f}")?;
         }
     }
+    Ok(())
 }
 
 /// The daemon's lines for `status` and `watch`: running or not, PID, next tick, window,
@@ -158,10 +171,11 @@ pub fn with_status_json(mut v: serde_json::Value, ctx: &context::Ctx) -> serde_j
 }
 
 /// `status`'s daemon lines (none when no daemon ever ran and the mode is not assistant).
-pub fn print_status(ctx: &context::Ctx) {
+pub fn print_status(ctx: &context::Ctx) -> std::io::Result<()> {
     for line in watch_lines(ctx) {
-        println!("{line}");
+        outln!("{line}")?;
     }
+    Ok(())
 }
 
 /// The daemon's lines, as `status` prints them and `watch` shows them above the dream.

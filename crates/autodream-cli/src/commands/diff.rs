@@ -6,6 +6,7 @@ use autodream_core::dream::history;
 
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::out;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -16,7 +17,7 @@ pub struct DiffArgs {
 pub fn run(global: &GlobalArgs, args: DiffArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
     let m = history::find(&ctx.locations, args.task.as_deref())?;
-    print!("{}", history::diff(&ctx.locations, &m));
+    out!("{}", history::diff(&ctx.locations, &m))?;
     if !m.conflicts.is_empty() {
         eprintln!("note: kept the newer disk versions of {}", m.conflicts.join(", "));
     }

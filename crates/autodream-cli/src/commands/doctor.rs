@@ -9,6 +9,7 @@ use autodream_setup::install::claude_code::Homes;
 use crate::commands::print_json;
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
@@ -41,20 +42,18 @@ pub fn run(global: &GlobalArgs, args: DoctorArgs) -> anyhow::Result<u8> {
             Status::Warn => "warn   ",
             Status::Problem => "PROBLEM",
         };
-        println!("{mark} {:<13} {}", c.name, c.summary);
+        outln!("{mark} {:<13} {}", c.name, c.summary)?;
         if let Some(fix) = &c.fix {
-            println!("        {:<13} fix: {fix}", "");
+            outln!("        {:<13} fix: {fix}", "")?;
         }
     }
     let (p, w) = (diagnosis.count(Status::Problem), diagnosis.count(Status::Warn));
     if p > 0 {
-        println!(
-            "{p} problem(s), {w} warning(s): dreams do not reach the agent until the problems are fixed"
-        );
+        outln!("{p} problem(s), {w} warning(s): dreams do not reach the agent until the problems are fixed")?;
     } else if w > 0 {
-        println!("no problems, {w} warning(s)");
+        outln!("no problems, {w} warning(s)")?;
     } else {
-        println!("all good");
+        outln!("all good")?;
     }
     Ok(code)
 }

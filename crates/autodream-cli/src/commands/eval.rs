@@ -19,6 +19,7 @@ use autodream_eval::{LocomoOptions, run_locomo};
 
 use crate::commands::print_json;
 use crate::global::GlobalArgs;
+use crate::output::{out, outln};
 use crate::{context, engines, exit};
 
 #[derive(Debug, Args)]
@@ -103,8 +104,8 @@ pub fn run(global: &GlobalArgs, args: EvalArgs) -> anyhow::Result<u8> {
     if args.json {
         print_json(&report)?;
     } else {
-        print!("{}", report.render_table());
-        println!("memory directories: {}/<sample_id>/memory", out.display());
+        out!("{}", report.render_table())?;
+        outln!("memory directories: {}/<sample_id>/memory", out.display())?;
     }
     Ok(0)
 }

@@ -14,6 +14,7 @@ use autodream_offline::coding::provenance;
 use crate::commands::print_json;
 use crate::commands::run::cancel_on_signals;
 use crate::global::GlobalArgs;
+use crate::output::{out, outln};
 use crate::{context, exit};
 
 #[derive(Debug, Args)]
@@ -56,11 +57,11 @@ pub fn run(global: &GlobalArgs, args: ForgetArgs) -> anyhow::Result<u8> {
         print_json(&outcome)?;
     } else {
         if let Some(diff) = &outcome.diff {
-            print!("{diff}");
+            out!("{diff}")?;
         }
-        println!("{}", outcome.summary.text);
+        outln!("{}", outcome.summary.text)?;
         if !args.dry_run && outcome.summary.archived_facts > 0 {
-            println!("  (autodream undo brings them back)");
+            outln!("  (autodream undo brings them back)")?;
         }
     }
     Ok(0)

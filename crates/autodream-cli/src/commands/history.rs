@@ -7,6 +7,7 @@ use autodream_core::dream::history;
 use crate::commands::print_json;
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
@@ -23,7 +24,7 @@ pub fn run(global: &GlobalArgs, args: HistoryArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
     if all.is_empty() {
-        println!("no dream recorded yet");
+        outln!("no dream recorded yet")?;
         return Ok(0);
     }
     for m in &all {
@@ -36,7 +37,7 @@ pub fn run(global: &GlobalArgs, args: HistoryArgs) -> anyhow::Result<u8> {
         } else {
             String::new()
         };
-        println!(
+        outln!(
             "{}  {:<8} {}  {} files{}{}",
             m.task,
             m.engine,
@@ -44,7 +45,7 @@ pub fn run(global: &GlobalArgs, args: HistoryArgs) -> anyhow::Result<u8> {
             m.changes.len(),
             tokens,
             if m.summary.is_empty() { String::new() } else { format!(" — {}", m.summary) }
-        );
+        )?;
     }
     Ok(0)
 }

@@ -4,6 +4,7 @@ use clap::Args;
 
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {}
@@ -14,12 +15,12 @@ pub fn run(global: &GlobalArgs, _args: InitArgs) -> anyhow::Result<u8> {
     let dir = &ctx.locations.memory_dir;
     let report = autodream_core::memdir::init(dir)?;
     let rel = |p: &std::path::Path| p.strip_prefix(dir).unwrap_or(p).display().to_string();
-    println!("memory directory: {}", dir.display());
+    outln!("memory directory: {}", dir.display())?;
     for p in &report.created {
-        println!("  created  {}", rel(p));
+        outln!("  created  {}", rel(p))?;
     }
     for p in &report.existing {
-        println!("  kept     {}", rel(p));
+        outln!("  kept     {}", rel(p))?;
     }
     Ok(0)
 }

@@ -11,6 +11,7 @@ use autodream_core::dream::kill::{self, Killed};
 
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct KillArgs {
@@ -24,22 +25,22 @@ pub fn run(global: &GlobalArgs, args: KillArgs) -> anyhow::Result<u8> {
     let timeout = Duration::from_secs(args.timeout);
     match kill::kill_running(&ctx.locations, ctx.clock, ctx.cfg(), timeout)? {
         Killed::AlreadyStopped { task } => {
-            println!("dream {} had already stopped (PID {} is gone); cleaned up", task.id, task.pid);
+            outln!("dream {} had already stopped (PID {} is gone); cleaned up", task.id, task.pid)?;
         }
         // The signal arrived while the changes were being applied: they were finished, not torn.
         Killed::Stopped { task, finished: Some(summary), .. } => {
-            println!(
+            outln!(
                 "dream {} had already started applying its changes and finished: {summary} \
                  (autodream undo reverts it)",
                 task.id
-            );
+            )?;
         }
-        Killed::Stopped { task, clean, .. } => println!(
+        Killed::Stopped { task, clean, .. } => outln!(
             "killed dream {} (PID {}){}; nothing was changed and the lock was rolled back",
             task.id,
             task.pid,
             if clean { "" } else { " by force" }
-        ),
+        )?,
     }
     Ok(0)
 }

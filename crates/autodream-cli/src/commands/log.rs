@@ -6,6 +6,7 @@ use anyhow::Context as _;
 use clap::Args;
 
 use crate::global::GlobalArgs;
+use crate::output::outln;
 use crate::{context, exit};
 
 #[derive(Debug, Args)]
@@ -31,6 +32,6 @@ pub fn run(global: &GlobalArgs, args: LogArgs) -> anyhow::Result<u8> {
     let now = ctx.clock.now_local();
     let path = autodream_core::memdir::daily_log::append(&ctx.locations.memory_dir, &now, &text)?;
     let rel = path.strip_prefix(&ctx.locations.memory_dir).unwrap_or(&path);
-    println!("logged to {}", rel.display());
+    outln!("logged to {}", rel.display())?;
     Ok(0)
 }

@@ -23,8 +23,7 @@ pub mod watch;
 pub mod why;
 pub mod worker;
 
-/// Prints a value as pretty JSON on stdout.
+/// Prints a value as pretty JSON on stdout ([`crate::output::json`]).
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
-    Ok(())
+    crate::output::json(value)
 }

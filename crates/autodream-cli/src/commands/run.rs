@@ -15,6 +15,7 @@ use autodream_core::gates::{self, GateInput};
 
 use crate::commands::print_json;
 use crate::global::GlobalArgs;
+use crate::output::{out, outln};
 use crate::{context, engines, exit};
 
 #[derive(Debug, Args)]
@@ -96,23 +97,23 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
     if let Some(diff) = &outcome.diff {
-        print!("{diff}");
+        out!("{diff}")?;
     }
-    println!("{}", outcome.message);
+    outln!("{}", outcome.message)?;
     if !outcome.summary.text.is_empty() {
-        println!("  {}", outcome.summary.text);
+        outln!("  {}", outcome.summary.text)?;
     }
     for note in &outcome.summary.notes {
-        println!("  note: {note}");
+        outln!("  note: {note}")?;
     }
     // Engine state in dot-folders is applied with the dream but is not memory to show.
     let shown: Vec<&String> =
         outcome.files.iter().filter(|f| !f.split('/').any(|c| c.starts_with('.'))).collect();
     if !shown.is_empty() && !args.dry_run {
         for f in shown {
-            println!("  {f}");
+            outln!("  {f}")?;
         }
-        println!("  (autodream diff shows the changes; autodream undo reverts them)");
+        outln!("  (autodream diff shows the changes; autodream undo reverts them)")?;
     }
     Ok(0)
 }

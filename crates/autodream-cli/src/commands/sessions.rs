@@ -10,6 +10,7 @@ use autodream_core::sessions::{self, SessionFormat};
 use crate::commands::print_json;
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct SessionsArgs {
@@ -79,18 +80,18 @@ pub fn run(global: &GlobalArgs, args: SessionsArgs) -> anyhow::Result<u8> {
         }
         _ => "all".to_string(),
     };
-    println!("{} sessions {scope} in {}", rows.len(), ctx.locations.sessions_dir.display());
+    outln!("{} sessions {scope} in {}", rows.len(), ctx.locations.sessions_dir.display())?;
     for r in &rows {
         let skipped =
             if r.skipped_lines > 0 { format!(", {} lines skipped", r.skipped_lines) } else { String::new() };
-        println!(
+        outln!(
             "  {}  {}  {:<8} {} turns ({} conversation){skipped}",
             r.modified_at.strftime("%Y-%m-%d %H:%M"),
             r.id,
             r.format.to_string(),
             r.turns,
             r.conversation_turns
-        );
+        )?;
     }
     Ok(0)
 }

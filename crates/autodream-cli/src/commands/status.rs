@@ -11,6 +11,7 @@ use autodream_core::paths::MemorySource;
 use crate::commands::print_json;
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {
@@ -59,17 +60,17 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     context::print_warnings(&ctx);
     let cfg = ctx.cfg();
     let idx = index::check(&loc.memory_dir, cfg.index_max_lines, cfg.index_max_units).ok();
-    println!("memory    {}", loc.memory_dir.display());
+    outln!("memory    {}", loc.memory_dir.display())?;
     if let Some(
         source @ (MemorySource::Setting(_)
         | MemorySource::CoworkOverride
         | MemorySource::Layout { remote: true }),
     ) = &ctx.memory_source
     {
-        println!("          where the client loads it: {source}");
+        outln!("          where the client loads it: {source}")?;
     }
     if let Some(r) = &idx {
-        println!(
+        outln!(
             "          MEMORY.md {} lines, {} topic files{}",
             r.lines,
             r.topic_files,
@@ -78,57 +79,57 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
             } else {
                 String::new()
             }
-        );
+        )?;
     }
-    println!("sessions  {}", loc.sessions_dir.display());
+    outln!("sessions  {}", loc.sessions_dir.display())?;
     match cfg.engine.as_str() {
         "agent" => {
             let sandbox = autodream_agent::landlock_status();
-            println!(
+            outln!(
                 "sandbox   {sandbox} (without it, the agent's tools rely on their own path checks alone)"
-            );
+            )?;
         }
         "claude" => {
             let sandbox = autodream_agent::landlock_status();
-            println!(
+            outln!(
                 "sandbox   {sandbox} (without it, only the client's own permissions keep its writes in the copy)"
-            );
+            )?;
         }
         _ => {}
     }
     match eval.last_consolidated_at {
-        Some(t) => println!("last ran  {} ({})", human_ago(t, now), t.strftime("%Y-%m-%d %H:%M UTC")),
-        None => println!("last ran  never"),
+        Some(t) => outln!("last ran  {} ({})", human_ago(t, now), t.strftime("%Y-%m-%d %H:%M UTC"))?,
+        None => outln!("last ran  never")?,
     }
     if let Some(r) = &recovery {
-        println!("recovered {r}");
+        outln!("recovered {r}")?;
     }
-    println!("gates");
+    outln!("gates")?;
     for g in &eval.gates {
         let mark = if g.pass { "ok  " } else { "FAIL" };
-        println!("  {mark} {:<14} {}", g.name.as_str(), g.detail);
+        outln!("  {mark} {:<14} {}", g.name.as_str(), g.detail)?;
     }
     let verdict = match eval.failed {
         None => "a dream would start at the next hook".to_string(),
         Some(name) => format!("waiting on the {} gate", name.as_str()),
     };
-    println!("verdict   {verdict}");
+    outln!("verdict   {verdict}")?;
     if let Some(next) = eval.next_eligible_at {
         let wait = next.as_second() - now.as_second();
         if wait > 0 {
-            println!(
+            outln!(
                 "next      eligible in {}",
                 autodream_core::clock::human_duration(std::time::Duration::from_secs(wait as u64))
-            );
+            )?;
         }
     }
-    print_extraction(&ctx);
-    print_cost(&ctx);
-    crate::commands::daemon::print_status(&ctx);
+    print_extraction(&ctx)?;
+    print_cost(&ctx)?;
+    crate::commands::daemon::print_status(&ctx)?;
     if let Some(t) = &task {
-        println!("dream     {}", t.one_line(now));
+        outln!("dream     {}", t.one_line(now))?;
         for turn in t.turns.iter().rev().take(6).rev() {
-            println!("          · {}", turn.display_line());
+            outln!("          · {}", turn.display_line())?;
         }
     }
     Ok(0)
@@ -141,11 +142,12 @@ fn extraction_summary(ctx: &context::Ctx) -> autodream_core::extraction::Summary
     autodream_core::extraction::Summary::read(&ctx.locations, ctx.cfg().extract, today)
 }
 
-fn print_extraction(ctx: &context::Ctx) {
+fn print_extraction(ctx: &context::Ctx) -> std::io::Result<()> {
     let lines = extraction_summary(ctx).lines(ctx.clock.now(), 5);
     for (i, line) in lines.iter().enumerate() {
-        println!("{}{line}", if i == 0 { "extract   " } else { "          " });
+        outln!("{}{line}", if i == 0 { "extract   " } else { "          " })?;
     }
+    Ok(())
 }
 
 /// What memory costs: MEMORY.md in every session's context, the LLM dreams' tokens and cost.
@@ -153,8 +155,9 @@ fn cost_report(ctx: &context::Ctx) -> autodream_core::dream::cost::CostReport {
     autodream_core::dream::cost::report(&ctx.locations, ctx.cfg(), ctx.clock.now_local().date())
 }
 
-fn print_cost(ctx: &context::Ctx) {
+fn print_cost(ctx: &context::Ctx) -> std::io::Result<()> {
     for (i, line) in cost_report(ctx).lines().iter().enumerate() {
-        println!("{}{line}", if i == 0 { "cost      " } else { "          " });
+        outln!("{}{line}", if i == 0 { "cost      " } else { "          " })?;
     }
+    Ok(())
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use autodream_core::dream::undo;
 
 use crate::global::GlobalArgs;
+use crate::output::outln;
 use crate::{context, exit};
 
 #[derive(Debug, Args)]
@@ -29,9 +30,9 @@ pub fn run(global: &GlobalArgs, args: UndoArgs) -> anyhow::Result<u8> {
     };
     match result {
         Ok(record) => {
-            println!("{}", record.summary);
+            outln!("{}", record.summary)?;
             for c in &record.changes {
-                println!("  {}", c.path);
+                outln!("  {}", c.path)?;
             }
             Ok(0)
         }

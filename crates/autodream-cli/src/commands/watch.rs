@@ -11,6 +11,7 @@ use autodream_core::dream::task::{Task, TaskState};
 
 use crate::context;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {}
@@ -58,7 +59,7 @@ fn extraction_lines(ctx: &context::Ctx) -> Vec<String> {
 pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
     let load = || autodream_core::dream::task::load_effective(&ctx.locations, ctx.clock, ctx.cfg());
-    let interactive = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    let interactive = crate::output::is_terminal() && std::io::stdin().is_terminal();
     if !interactive {
         // Piped: print each new state until the dream ends.
         let mut last = String::new();
@@ -69,7 +70,7 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
             lines.extend(render(task.as_ref(), ctx.clock.now()));
             let text = lines.join("\n");
             if text != last {
-                println!("{text}\n");
+                outln!("{text}\n")?;
                 last = text;
             }
             if task.as_ref().is_none_or(|t| t.state != TaskState::Running) {
@@ -78,7 +79,7 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
             std::thread::sleep(Duration::from_millis(250));
         }
     }
-    let mut out = std::io::stdout();
+    let mut out = crate::output::Stdout;
     terminal::enable_raw_mode()?;
     execute!(out, terminal::EnterAlternateScreen, cursor::Hide)?;
     let result = (|| -> anyhow::Result<()> {
@@ -117,7 +118,11 @@ pub fn run(global: &GlobalArgs, _args: WatchArgs) -> anyhow::Result<u8> {
             }
         }
     })();
-    execute!(out, cursor::Show, terminal::LeaveAlternateScreen)?;
-    terminal::disable_raw_mode()?;
-    result.map(|_| 0)
+    // The terminal is given back whatever ended the loop; the loop's own error comes first.
+    let restored = execute!(out, cursor::Show, terminal::LeaveAlternateScreen);
+    let raw_off = terminal::disable_raw_mode();
+    result?;
+    restored?;
+    raw_off?;
+    Ok(0)
 }

@@ -10,6 +10,7 @@ use autodream_offline::coding::provenance;
 
 use crate::commands::print_json;
 use crate::global::GlobalArgs;
+use crate::output::outln;
 use crate::{context, exit};
 
 #[derive(Debug, Args)]
@@ -34,12 +35,12 @@ pub fn run(global: &GlobalArgs, args: WhyArgs) -> anyhow::Result<u8> {
     } else {
         for f in &found {
             let state = if f.superseded { " (superseded)" } else { "" };
-            println!("{}:{}{state}  {}", f.file, f.line, f.text);
+            outln!("{}:{}{state}  {}", f.file, f.line, f.text)?;
             if f.sources.is_empty() {
-                println!("  no record: written by hand or by another engine");
+                outln!("  no record: written by hand or by another engine")?;
             }
             for s in &f.sources {
-                println!("  learned from {} line {} at {}", s.from, s.line, s.at);
+                outln!("  learned from {} line {} at {}", s.from, s.line, s.at)?;
             }
         }
     }

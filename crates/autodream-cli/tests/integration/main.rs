@@ -10,6 +10,7 @@
 
 mod agents;
 mod cli_basics;
+mod closed_stdout;
 mod coding_memory;
 mod cost;
 mod daemon;

@@ -240,6 +240,66 @@ fn memory_log_appends_exactly_one_entry_to_today_s_log() {
     assert_eq!(hits["hits"][0]["file"], "logs/2026/05/2026-05-08.md");
 }
 
+#[test]
+fn hostile_arguments_are_invalid_params_that_name_the_problem_and_write_nothing() {
+    let env = memory_env();
+    write(&env.mem.join("notes/a.md"), "# A\n- a note in a folder\n");
+    std::fs::create_dir_all(env.mem.join("folder.md")).unwrap();
+    let today = env.mem.join("logs/2026/05/2026-05-08.md");
+    let mcp = Mcp::start(&env, &[]);
+    // One accepted note first: the refusals below must leave its log exactly as it is.
+    mcp.json("memory_log", json!({"text": "the first note"}));
+    let before = full_state(&env.mem);
+    let log_before = read(&today);
+
+    let long_path = format!("{}.md", "x".repeat(5000));
+    let long_name = format!("notes/{}.md", "y".repeat(300));
+    let reads = [
+        ("a\0b.md", "contains a NUL byte"),
+        ("MEMORY.md\0/../../outside.md", "contains a NUL byte"),
+        (long_path.as_str(), "5003 bytes long; a memory file's path is at most 1024 bytes"),
+        (long_name.as_str(), "is 303 bytes long; a file name is at most 255 bytes"),
+        ("MEMORY.md/", "not a file"),
+        ("MEMORY.md/.", "not a file"),
+        ("notes/", "not a file"),
+        ("folder.md", "folder.md: not a file: it is a folder"),
+        ("MEMORY.md/deploy.md", "not a file: MEMORY.md is not a folder"),
+        ("", "the path is empty"),
+        ("   ", "the path is empty"),
+    ];
+    for (path, message) in reads {
+        let e = mcp.error("memory_read", json!({ "path": path }));
+        let shown: String = path.chars().take(40).collect();
+        assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{shown:?}: {e:?}");
+        assert!(e.message.contains(message), "{shown:?}: {e:?}");
+        // The message repeats a long argument in part only, and never the machine's paths.
+        assert!(e.message.len() < 400, "{shown:?}: a message of {} bytes", e.message.len());
+        assert!(!e.message.contains(env.root.to_str().unwrap()), "{shown:?}: {e:?}");
+    }
+    for uri in ["memory://MEMORY.md/", "memory://a\0b.md", &format!("memory://{long_path}")] {
+        match mcp.rt.block_on(mcp.client().read_resource(ReadResourceRequestParams::new(uri))) {
+            Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{e:?}"),
+            other => panic!("expected an MCP error, got {other:?}"),
+        }
+    }
+
+    // A note over 4 KB of UTF-8 (2 MB here, then 4098 bytes in 1366 characters) is refused whole.
+    for text in ["z".repeat(2 * 1024 * 1024), "€".repeat(1366)] {
+        let e = mcp.error("memory_log", json!({ "text": text }));
+        assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{e:?}");
+        assert!(e.message.contains("a log entry holds at most 4096 bytes (4 KB) of UTF-8"), "{e:?}");
+        assert!(e.message.contains(&format!("the note is {} bytes", text.len())), "{e:?}");
+    }
+    assert_eq!(read(&today), log_before, "a refused note wrote to the log");
+    assert_eq!(full_state(&env.mem), before, "a refused call changed the memory folder");
+
+    // Exactly 4 KB is one entry; the server answered every refusal and is still there.
+    let at_limit = mcp.json("memory_log", json!({ "text": "w".repeat(4096) }));
+    assert_eq!(at_limit["line"], 2, "{at_limit}");
+    assert_eq!(read(&today).lines().count(), 2);
+    assert_eq!(mcp.text("memory_read", json!({"path": "notes/a.md"})), read(&env.mem.join("notes/a.md")));
+}
+
 /// Polls `dream_status` until the last dream is `id` and no longer running.
 fn wait_for_dream(mcp: &Mcp, id: &str) -> Value {
     let mut last = Value::Null;

@@ -8,6 +8,7 @@ use autodream_core::agents_md::{self, Changed};
 use autodream_core::paths::Locations;
 
 use crate::global::GlobalArgs;
+use crate::output::outln;
 
 /// `--project`, else the working directory, absolute.
 pub fn project_dir(global: &GlobalArgs) -> anyhow::Result<PathBuf> {
@@ -42,8 +43,8 @@ pub fn mirror_now(global: &GlobalArgs, file: &Path) -> anyhow::Result<()> {
     };
     match agents_md::sync_block_for(file, &index, Some(&loc.memory_dir)) {
         Ok(Changed::Unchanged) => {}
-        Ok(_) => println!("  wrote the memory index into {} (between the autodream markers)", file.display()),
-        Err(e) => println!("note: {e}"),
+        Ok(_) => outln!("  wrote the memory index into {} (between the autodream markers)", file.display())?,
+        Err(e) => outln!("note: {e}")?,
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use autodream_core::Clock;
 use autodream_setup::install::claude_code::{self, Homes, Options, Scope};
 
 use crate::global::GlobalArgs;
+use crate::output::{out, outln};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ScopeArg {
@@ -66,33 +67,33 @@ pub fn run(global: &GlobalArgs, args: ClaudeCodeArgs, remove: bool) -> anyhow::R
     };
     let report = if remove {
         let r = claude_code::uninstall(&opts)?;
-        print!(
+        out!(
             "{}",
             r.render(
                 &format!("removed autodream from Claude Code ({scope} scope)"),
                 &format!("not installed in the {scope} scope, nothing changed")
             )
-        );
+        )?;
         r
     } else {
         let r = claude_code::install(&opts)?;
-        print!(
+        out!(
             "{}",
             r.render(
                 &format!("installed autodream into Claude Code ({scope} scope)"),
                 "already installed, nothing changed"
             )
-        );
+        )?;
         if opts.hook_exe.is_none() {
-            println!(
+            outln!(
                 "note: {} is not next to autodream; the hook runs `autodream hook`, which starts slower",
                 claude_code::HOOK_BIN
-            );
+            )?;
         }
         r
     };
     if !remove && !report.dry_run && !report.is_noop() {
-        println!("next: `autodream doctor` checks the setup; /dream in Claude Code dreams now");
+        outln!("next: `autodream doctor` checks the setup; /dream in Claude Code dreams now")?;
     }
     Ok(0)
 }

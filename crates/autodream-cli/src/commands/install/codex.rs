@@ -10,6 +10,7 @@ use autodream_setup::install::{Manifest, claude_code};
 
 use super::agents::{autodream_config, baked_hook_args, mirror_now, project_dir};
 use crate::global::GlobalArgs;
+use crate::output::{out, outln};
 
 #[derive(Debug, Args)]
 pub struct CodexArgs {
@@ -40,35 +41,35 @@ pub fn run(global: &GlobalArgs, args: CodexArgs, remove: bool) -> anyhow::Result
     let config = opts.config_file();
     if remove {
         let r = codex::uninstall(&opts)?;
-        print!(
+        out!(
             "{}",
             r.render(
                 &format!("removed autodream from Codex ({})", config.display()),
                 &format!("autodream is not installed in {}, nothing changed", config.display())
             )
-        );
+        )?;
         return Ok(0);
     }
     let r = codex::install(&opts)?;
-    print!(
+    out!(
         "{}",
         r.render(
             &format!("installed autodream into Codex ({})", config.display()),
             "already installed, nothing changed"
         )
-    );
+    )?;
     if opts.hook_exe.is_none() {
-        println!(
+        outln!(
             "note: autodream-hook is not next to autodream; notify runs `autodream hook`, which starts slower"
-        );
+        )?;
     }
     if !args.dry_run && opts.autodream_config.is_some() {
         mirror_now(global, &opts.agents_md())?;
     }
     if !r.dry_run && !r.is_noop() {
-        println!(
+        outln!(
             "next: Codex runs the hook after every turn from its next start; `autodream doctor` checks the setup"
-        );
+        )?;
     }
     Ok(0)
 }

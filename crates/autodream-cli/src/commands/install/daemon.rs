@@ -10,6 +10,7 @@ use clap::Args;
 use autodream_setup::daemon_unit::{Change, Manager, Unit, UnitSpec};
 
 use crate::global::GlobalArgs;
+use crate::output::{out, outln};
 use crate::{context, exit};
 
 #[derive(Debug, Args)]
@@ -40,10 +41,10 @@ pub fn run(global: &GlobalArgs, args: DaemonUnitArgs, remove: bool) -> anyhow::R
     let unit = Unit::for_user(manager, &spec)?;
     if args.dry_run {
         if remove {
-            println!("would remove {}", unit.path.display());
+            outln!("would remove {}", unit.path.display())?;
         } else {
-            println!("# {}", unit.path.display());
-            print!("{}", unit.contents);
+            outln!("# {}", unit.path.display())?;
+            out!("{}", unit.contents)?;
         }
         return Ok(exit::OK);
     }
@@ -53,10 +54,10 @@ pub fn run(global: &GlobalArgs, args: DaemonUnitArgs, remove: bool) -> anyhow::R
             e => e.into(),
         })?;
         match change {
-            Change::Absent => println!("{} is not installed; nothing to remove", unit.path.display()),
+            Change::Absent => outln!("{} is not installed; nothing to remove", unit.path.display())?,
             _ => {
-                println!("removed {}", unit.path.display());
-                println!("if it was enabled, also run: {}", unit.disable_command());
+                outln!("removed {}", unit.path.display())?;
+                outln!("if it was enabled, also run: {}", unit.disable_command())?;
             }
         }
         return Ok(exit::OK);
@@ -70,9 +71,9 @@ pub fn run(global: &GlobalArgs, args: DaemonUnitArgs, remove: bool) -> anyhow::R
         Change::Replaced => "replaced",
         _ => "wrote",
     };
-    println!("{what} {}", unit.path.display());
-    println!("it runs: {}", spec.argv().join(" "));
-    println!("nothing is enabled yet; to start it now and at every login, run:");
-    println!("  {}", unit.enable_command());
+    outln!("{what} {}", unit.path.display())?;
+    outln!("it runs: {}", spec.argv().join(" "))?;
+    outln!("nothing is enabled yet; to start it now and at every login, run:")?;
+    outln!("  {}", unit.enable_command())?;
     Ok(exit::OK)
 }

@@ -14,6 +14,7 @@ use autodream_setup::install::{Manifest, claude_code};
 
 use super::agents::{autodream_config, baked_hook_args, mirror_now, project_dir};
 use crate::global::GlobalArgs;
+use crate::output::{out, outln};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ScopeArg {
@@ -109,31 +110,31 @@ pub fn run(global: &GlobalArgs, args: GeminiArgs, remove: bool) -> anyhow::Resul
     let settings = opts.settings_file();
     if remove {
         let r = gemini::uninstall(&opts)?;
-        print!(
+        out!(
             "{}",
             r.render(
                 &format!("removed autodream from Gemini CLI ({})", settings.display()),
                 &format!("autodream is not installed in {}, nothing changed", settings.display())
             )
-        );
+        )?;
         return Ok(0);
     }
     for n in &notes {
-        println!("note: {n}");
+        outln!("note: {n}")?;
     }
     let r = gemini::install(&opts)?;
-    print!(
+    out!(
         "{}",
         r.render(
             &format!("installed autodream into Gemini CLI ({})", settings.display()),
             "already installed, nothing changed"
         )
-    );
+    )?;
     if !args.dry_run && opts.autodream_config.is_some() {
         mirror_now(global, &opts.gemini_md())?;
     }
     if !r.dry_run && !r.is_noop() {
-        println!("next: restart Gemini CLI to load its settings; `autodream doctor` checks the setup");
+        outln!("next: restart Gemini CLI to load its settings; `autodream doctor` checks the setup")?;
     }
     Ok(0)
 }

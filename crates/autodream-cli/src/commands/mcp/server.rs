@@ -10,9 +10,10 @@
 //!
 //! Resources: MEMORY.md and every topic file, as `memory://<path>`.
 //!
-//! A bad argument (an empty query, a path that leaves the memory folder, a missing file) is
-//! an MCP "invalid params" error; a failure of the machine (a folder that cannot be read) an
-//! "internal" one. Nothing here panics on input, and the server keeps answering.
+//! A bad argument (an empty query, a path that leaves the memory folder, a missing file, a
+//! folder, a NUL byte, a note over 4 KB: [`super::limits`]) is an MCP "invalid params" error;
+//! a failure of the machine (a folder that cannot be read) an "internal" one. Nothing here
+//! panics on input, and the server keeps answering.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,6 +36,10 @@ use autodream_core::memdir::search::{self, ReadError, SearchError, SearchOptions
 use autodream_core::memdir::{MemoryRoot, daily_log};
 
 use super::dream::{self, Started};
+use super::limits::{self, MAX_LOG_ENTRY_BYTES, invalid};
+
+// `memory_log`'s description and its argument's schema state the limit in words.
+const _: () = assert!(MAX_LOG_ENTRY_BYTES == 4096, "update memory_log's description");
 use crate::context::{self, Ctx};
 use crate::exit;
 use crate::global::GlobalArgs;
@@ -68,7 +73,7 @@ pub struct ReadParams {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct LogParams {
-    /// The note, one line (newlines are folded to spaces; secrets are redacted)
+    /// The note, one line of at most 4096 bytes (4 KB) of UTF-8 (newlines fold to spaces; secrets are redacted)
     pub text: String,
 }
 
@@ -87,10 +92,6 @@ pub struct MemoryServer {
     tool_router: ToolRouter<Self>,
 }
 
-fn invalid(message: impl Into<String>) -> ErrorData {
-    ErrorData::invalid_params(message.into(), None)
-}
-
 fn internal(message: impl Into<String>) -> ErrorData {
     ErrorData::internal_error(message.into(), None)
 }
@@ -100,11 +101,10 @@ fn json_result(value: &Value) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
 }
 
-fn read_error(e: ReadError) -> ErrorData {
-    match e {
-        ReadError::Io { .. } => internal(e.to_string()),
-        ReadError::Refused { .. } | ReadError::NotFound { .. } => invalid(e.to_string()),
-    }
+/// One memory file's text, the path checked first ([`limits::check_path`]).
+fn read_file(memory_dir: &std::path::Path, path: &str) -> Result<search::MemoryFile, ErrorData> {
+    limits::check_path(path)?;
+    search::read_memory_file(memory_dir, path).map_err(|e| limits::read_error(memory_dir, e))
 }
 
 #[tool_router]
@@ -142,20 +142,19 @@ impl MemoryServer {
     }
 
     #[tool(description = "Read one memory file: MEMORY.md, a topic file, or a daily log, by its path \
-        relative to the memory folder. Paths that leave the memory folder, symbolic links and files \
-        that are not Markdown are refused.")]
+        relative to the memory folder. Paths that leave the memory folder, symbolic links, folders \
+        and files that are not Markdown are refused.")]
     async fn memory_read(&self, Parameters(p): Parameters<ReadParams>) -> Result<CallToolResult, ErrorData> {
-        let file = search::read_memory_file(self.memory_dir(), &p.path).map_err(read_error)?;
+        let file = read_file(self.memory_dir(), &p.path)?;
         Ok(CallToolResult::success(vec![ContentBlock::text(file.text)]))
     }
 
     #[tool(description = "Note something worth remembering (a decision, a preference, a fact about the \
         project): appends one entry to today's daily log in the memory folder. The next dream \
-        consolidates it into the memory files. Returns the log file and the entry as written.")]
+        consolidates it into the memory files. A note holds at most 4096 bytes (4 KB) of UTF-8; a \
+        longer one is refused. Returns the log file and the entry as written.")]
     async fn memory_log(&self, Parameters(p): Parameters<LogParams>) -> Result<CallToolResult, ErrorData> {
-        if p.text.trim().is_empty() {
-            return Err(invalid("nothing to log: the note is empty"));
-        }
+        limits::check_note(&p.text)?;
         let ctx = &self.shared.ctx;
         let now = ctx.clock.now_local();
         let path =
@@ -270,9 +269,12 @@ impl ServerHandler for MemoryServer {
                 request.uri
             )));
         };
+        limits::check_path(path)?;
         let file = search::read_memory_file(self.memory_dir(), path).map_err(|e| match e {
-            ReadError::NotFound { .. } => ErrorData::resource_not_found(e.to_string(), None),
-            e => read_error(e),
+            ReadError::NotFound { ref path } if !limits::is_folder(self.memory_dir(), path) => {
+                ErrorData::resource_not_found(e.to_string(), None)
+            }
+            e => limits::read_error(self.memory_dir(), e),
         })?;
         let contents = ResourceContents::text(file.text, request.uri.clone()).with_mime_type("text/markdown");
         Ok(ReadResourceResult::new(vec![contents]).into())
