@@ -45,7 +45,7 @@ pub fn build(global: &GlobalArgs) -> anyhow::Result<Ctx> {
         overrides.resolve(Strictness::Strict).map_err(override_error)?;
     // State an older autodream kept inside the memory folder moves out once, before any
     // command reads it (the client would read its copies as memories).
-    match autodream_core::migrate::legacy_state(&locations) {
+    match autodream_core::dream::migrate::legacy_state(&locations) {
         Ok(Some(said)) => eprintln!("note: {said}"),
         Ok(None) => {}
         Err(e) => eprintln!("warning: could not move old state out of the memory folder: {e}"),

@@ -21,6 +21,7 @@ use serde::Serialize;
 use crate::sessions::SessionFormat;
 
 mod fields;
+pub mod values;
 
 use fields::{FIELDS, Raw};
 pub use fields::{env_var_of, keys};
@@ -131,12 +132,12 @@ pub struct Config {
     /// US dollars the LLM engines (agent, claude) may spend per local day; 0 = no limit.
     pub max_cost_per_day: f64,
     /// Per-turn extraction at the end of each turn: off | offline | agent.
-    pub extract: crate::extraction::ExtractMode,
+    pub extract: values::ExtractMode,
     /// `extract = "agent"`: the most output tokens of one request; a run stops asking the
     /// model once it used eight times as many tokens in all.
     pub extract_max_tokens: u32,
     /// `autodream daemon`: the local hours in which it may dream (`02:00-05:00`).
-    pub dream_window: crate::daemon::schedule::DreamWindow,
+    pub dream_window: values::DreamWindow,
     /// `autodream daemon`: minutes between two ticks.
     pub tick_minutes: f64,
     /// `autodream daemon`: new daily-log entries that are enough for a dream (as
@@ -166,9 +167,9 @@ impl Default for Config {
             agent: AgentConfig::default(),
             claude: ClaudeConfig::default(),
             max_cost_per_day: 0.0,
-            extract: crate::extraction::ExtractMode::Offline,
+            extract: values::ExtractMode::Offline,
             extract_max_tokens: 400,
-            dream_window: crate::daemon::schedule::DreamWindow::NIGHT,
+            dream_window: values::DreamWindow::NIGHT,
             tick_minutes: 15.0,
             min_log_entries: 10,
         }

@@ -43,45 +43,13 @@ use crate::memdir::{MemdirError, MemoryRoot, SafePathError};
 use crate::paths::Locations;
 
 /// The folder under the state folder holding one record (and one lock) per transcript.
-pub const EXTRACT_DIR: &str = "extract";
+pub use crate::paths::state::EXTRACT_DIR;
 /// How many leading bytes of a transcript its fingerprint covers.
 pub const HEAD_BYTES: u64 = 1024;
 /// How many times [`run`] reads again when the transcript grew while it worked.
 const MAX_PASSES: usize = 8;
 
-/// `extract = …` in the configuration.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ExtractMode {
-    /// No per-turn extraction: only dreams read the sessions.
-    Off,
-    /// The offline engine's rules, no network (the default).
-    #[default]
-    Offline,
-    /// The configured model picks among the user's sentences, with a small token budget;
-    /// only the extractor writes, to the daily log (`autodream-agent`'s `extract`).
-    Agent,
-}
-
-impl ExtractMode {
-    /// Reads a configured value.
-    pub fn parse(value: &str) -> Result<ExtractMode, String> {
-        match value {
-            "off" => Ok(ExtractMode::Off),
-            "offline" => Ok(ExtractMode::Offline),
-            "agent" => Ok(ExtractMode::Agent),
-            other => Err(format!("{other:?} is not one of off, offline, agent")),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExtractMode::Off => "off",
-            ExtractMode::Offline => "offline",
-            ExtractMode::Agent => "agent",
-        }
-    }
-}
+pub use crate::config::values::ExtractMode;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExtractionError {

@@ -24,8 +24,8 @@ use crate::lock::{ConsolidationLock, LockState};
 use crate::paths::Locations;
 use crate::sessions::count_touched_between;
 
-/// The scan stamp inside `.dream/`: its mtime is the last session scan.
-pub const SCAN_STAMP: &str = "scan-stamp";
+/// The scan stamp in the state folder: its mtime is the last session scan.
+pub use crate::paths::state::SCAN_STAMP;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -24,7 +24,6 @@ pub mod hook;
 pub mod hygiene;
 pub mod lock;
 pub mod memdir;
-pub mod migrate;
 pub mod overrides;
 pub mod paths;
 pub mod redact;

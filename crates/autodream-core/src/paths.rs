@@ -15,6 +15,60 @@
 
 use std::path::{Path, PathBuf};
 
+/// Every name inside a memory folder's state folder (`$AUTODREAM_STATE_DIR`, else
+/// `$XDG_STATE_HOME/autodream`, else `~/.local/state/autodream`, then one folder per memory
+/// folder): what autodream keeps for itself, where the client does not look for memories.
+/// The one table of them; the rooms that own each file re-export its name.
+pub mod state {
+    /// The running or last dream: progress, phase, turns (`dream::task`).
+    pub const TASK_FILE: &str = "task.json";
+    /// Present only while a change set is being applied (`dream::journal`).
+    pub const JOURNAL_FILE: &str = "journal.json";
+    /// What every dream and undo changed, byte for byte (`dream::history`).
+    pub const HISTORY_DIR: &str = "history";
+    /// The copies engines dream on (`dream::transaction`).
+    pub const STAGING_DIR: &str = "staging";
+    /// Where the last dream stopped reading the daily logs (`memdir::daily_log::LogCursor`).
+    pub const LOG_CURSOR_FILE: &str = "log-cursor.json";
+    /// The detached worker's and the hook's log lines.
+    pub const WORKER_LOG: &str = "worker.log";
+    /// Gate 3's throttle: when the sessions were last scanned (`gates`).
+    pub const SCAN_STAMP: &str = "scan-stamp";
+    /// What LLM dreams cost, per day (`dream::cost`).
+    pub const COST_FILE: &str = "cost.json";
+    /// A finished dream's message, waiting for a Stop hook (`dream::announce`).
+    pub const ANNOUNCE_FILE: &str = "announce";
+    /// The daemon's schedule and last outcome (`daemon::state`).
+    pub const DAEMON_STATE_FILE: &str = "daemon.json";
+    /// The running daemon's PID (`daemon::pidfile`).
+    pub const DAEMON_PID_FILE: &str = "daemon.pid";
+    /// One record and one lock per transcript for per-turn extraction (`extraction`).
+    pub const EXTRACT_DIR: &str = "extract";
+    /// What `install` added, so `uninstall` removes exactly that (the setup crate).
+    pub const INSTALL_MANIFEST_FILE: &str = "installed.json";
+    /// Engine data that dreams change with the memory (the offline engine's record and
+    /// archive), applied, recorded and undone like memory files.
+    pub const ENGINE_DATA_DIR: &str = "data";
+
+    /// Every name above, for listings and tests.
+    pub const ALL: &[&str] = &[
+        TASK_FILE,
+        JOURNAL_FILE,
+        HISTORY_DIR,
+        STAGING_DIR,
+        LOG_CURSOR_FILE,
+        WORKER_LOG,
+        SCAN_STAMP,
+        COST_FILE,
+        ANNOUNCE_FILE,
+        DAEMON_STATE_FILE,
+        DAEMON_PID_FILE,
+        EXTRACT_DIR,
+        INSTALL_MANIFEST_FILE,
+        ENGINE_DATA_DIR,
+    ];
+}
+
 /// Sanitised names longer than this are cut and given a hash suffix, like the agent does.
 pub const MAX_SANITISED_LEN: usize = 200;
 
@@ -321,7 +375,7 @@ impl Locations {
     /// Engine data that dreams change with the memory (the offline engine's records and
     /// archive): inside a dream it appears in the staging copy at the same relative paths.
     pub fn engine_data_dir(&self) -> PathBuf {
-        self.state_dir.join(crate::memdir::ENGINE_DATA_DIR)
+        self.state_dir.join(state::ENGINE_DATA_DIR)
     }
 }
 

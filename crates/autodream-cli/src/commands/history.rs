@@ -37,12 +37,19 @@ pub fn run(global: &GlobalArgs, args: HistoryArgs) -> anyhow::Result<u8> {
         } else {
             String::new()
         };
+        // Memory files are what the agent reads; the engine's own data is counted apart.
+        let files = m.memory_changes().count();
+        let engine = match m.engine_changes().count() {
+            0 => String::new(),
+            n => format!(" (+ engine data, {n} {})", if n == 1 { "file" } else { "files" }),
+        };
         outln!(
-            "{}  {:<8} {}  {} files{}{}",
+            "{}  {:<8} {}  {} {}{engine}{}{}",
             m.task,
             m.engine,
             m.started_at.strftime("%Y-%m-%d %H:%M UTC"),
-            m.changes.len(),
+            files,
+            if files == 1 { "file" } else { "files" },
             tokens,
             if m.summary.is_empty() { String::new() } else { format!(" — {}", m.summary) }
         )?;

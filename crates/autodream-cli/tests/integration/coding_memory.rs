@@ -97,3 +97,29 @@ fn forget_archives_the_fact_keeps_the_dream_clock_and_undo_brings_it_back() {
     env.run(&["undo"]).assert_code(0);
     assert_eq!(memory_files(&env.mem), before, "undo restores the forgotten fact byte for byte");
 }
+
+#[test]
+fn history_and_diff_count_memory_files_and_give_the_engines_record_one_line() {
+    let env = dreamt_env();
+    let dream = env.history().pop().expect("a recorded dream");
+    let changes = dream["changes"].as_array().unwrap();
+    let paths: Vec<&str> = changes.iter().map(|c| c["path"].as_str().unwrap()).collect();
+    let engine: Vec<&&str> = paths.iter().filter(|p| p.starts_with(".engine/")).collect();
+    let memory = paths.len() - engine.len();
+    assert!(!engine.is_empty(), "the offline engine keeps a record: {paths:?}");
+
+    let listed = env.run(&["history"]);
+    listed.assert_code(0);
+    let n = engine.len();
+    let expect = format!("{memory} files (+ engine data, {n} file{})", if n == 1 { "" } else { "s" });
+    assert!(listed.stdout.contains(&expect), "{}", listed.stdout);
+
+    let diff = env.run(&["diff"]);
+    diff.assert_code(0);
+    assert!(!diff.stdout.contains("+++ b/.engine/"), "the record's lines fill the diff:\n{}", diff.stdout);
+    assert!(diff.stdout.contains("+++ b/MEMORY.md"), "{}", diff.stdout);
+    let summary = diff.stdout.lines().find(|l| l.starts_with("engine data (")).expect("a summary line");
+    assert!(summary.contains(engine[0]) && summary.contains("`--all` shows it"), "{summary}");
+    let all = env.run(&["diff", "--all"]);
+    assert!(all.stdout.contains(&format!("+++ b/{}", engine[0])), "{}", all.stdout);
+}

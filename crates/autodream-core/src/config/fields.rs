@@ -191,7 +191,7 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         Ok(())
     }),
     ("extract", |c, v| {
-        c.extract = crate::extraction::ExtractMode::parse(&one_of(v, &["off", "offline", "agent"])?)?;
+        c.extract = super::values::ExtractMode::parse(&one_of(v, &["off", "offline", "agent"])?)?;
         Ok(())
     }),
     ("extract_max_tokens", |c, v| {
@@ -235,8 +235,7 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         Ok(())
     }),
     ("dream_window", |c, v| {
-        c.dream_window =
-            string(v)?.parse().map_err(|e: crate::daemon::schedule::WindowError| e.to_string())?;
+        c.dream_window = string(v)?.parse().map_err(|e: super::values::WindowError| e.to_string())?;
         Ok(())
     }),
     ("tick_minutes", |c, v| {

@@ -13,7 +13,7 @@ use crate::memdir::{MemoryRoot, SafePathError};
 use crate::paths::Locations;
 
 /// The pid/lock file's name inside the state folder.
-pub const PID_FILE: &str = "daemon.pid";
+pub use crate::paths::state::DAEMON_PID_FILE as PID_FILE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PidFileError {

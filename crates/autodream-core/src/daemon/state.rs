@@ -13,7 +13,7 @@ use crate::memdir::{MemoryRoot, SafePathError};
 use crate::paths::Locations;
 
 /// The state file's name inside the state folder.
-pub const STATE_FILE: &str = "daemon.json";
+pub use crate::paths::state::DAEMON_STATE_FILE as STATE_FILE;
 
 /// The last tick, as recorded for `status`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use super::task;
 use crate::memdir::MemoryRoot;
 use crate::paths::Locations;
 
-const ANNOUNCE_FILE: &str = "announce";
+use crate::paths::state::ANNOUNCE_FILE;
 
 /// Leaves a message for the next hook.
 pub fn post(loc: &Locations, message: &str) -> std::io::Result<()> {

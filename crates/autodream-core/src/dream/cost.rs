@@ -23,7 +23,7 @@ use crate::memdir::index::{ContextCost, context_cost};
 use crate::paths::Locations;
 
 /// The ledger's file name inside the state folder.
-pub const COST_FILE: &str = "cost.json";
+pub use crate::paths::state::COST_FILE;
 /// Days kept in the ledger.
 pub const KEEP_DAYS: usize = 62;
 

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use super::{HISTORY_DIR, LifecycleError};
 use crate::engine::TokenUsage;
-use crate::memdir::MemoryRoot;
+use crate::memdir::{MemoryRoot, is_engine_data};
 use crate::paths::Locations;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +73,18 @@ pub struct Manifest {
     pub cost_usd: Option<f64>,
     #[serde(default)]
     pub sessions_reviewed: usize,
+}
+
+impl Manifest {
+    /// The changes to memory files, the ones the agent reads (not engine data).
+    pub fn memory_changes(&self) -> impl Iterator<Item = &Change> {
+        self.changes.iter().filter(|c| !is_engine_data(&c.path))
+    }
+
+    /// The changes to engine data (the offline engine's record and archive).
+    pub fn engine_changes(&self) -> impl Iterator<Item = &Change> {
+        self.changes.iter().filter(|c| is_engine_data(&c.path))
+    }
 }
 
 pub fn history_root(loc: &Locations) -> PathBuf {
@@ -172,15 +184,49 @@ pub(crate) fn read_side(loc: &Locations, task: &str, side: &str, path: &str) -> 
     std::fs::read(side_path(loc, task, side, path)).ok()
 }
 
-/// A unified diff of what a dream changed.
-pub fn diff(loc: &Locations, manifest: &Manifest) -> String {
+/// A unified diff of what a dream changed: every memory file; engine data as one line each
+/// ("engine data: .engine/offline/coding.json changed, 5463 lines") unless `all`.
+pub fn diff(loc: &Locations, manifest: &Manifest, all: bool) -> String {
     let mut out = String::new();
+    let mut engine = Vec::new();
     for c in &manifest.changes {
         let before = read_side(loc, &manifest.task, "before", &c.path).unwrap_or_default();
         let after = read_side(loc, &manifest.task, "after", &c.path).unwrap_or_default();
-        out.push_str(&unified(&c.path, c.action, &before, &after));
+        if is_engine_data(&c.path) && !all {
+            engine.push(summary_line(&c.path, c.action, &before, &after));
+        } else {
+            out.push_str(&unified(&c.path, c.action, &before, &after));
+        }
+    }
+    if !engine.is_empty() {
+        out.push_str(&format!(
+            "engine data ({} {}; `--all` shows it): {}\n",
+            engine.len(),
+            if engine.len() == 1 { "file" } else { "files" },
+            engine.join("; ")
+        ));
     }
     out
+}
+
+/// One engine data file's change in a few words: "path changed (+12 -3 lines)".
+pub fn summary_line(path: &str, action: Action, before: &[u8], after: &[u8]) -> String {
+    let (before, after) = (String::from_utf8_lossy(before), String::from_utf8_lossy(after));
+    let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
+    let (mut added, mut removed) = (0, 0);
+    for change in diff.iter_all_changes() {
+        match change.tag() {
+            similar::ChangeTag::Insert => added += 1,
+            similar::ChangeTag::Delete => removed += 1,
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    let what = match action {
+        Action::Added => "added",
+        Action::Deleted => "deleted",
+        Action::Changed => "changed",
+    };
+    format!("{path} {what} (+{added} -{removed} lines)")
 }
 
 /// A unified diff of one file, with `/dev/null` for an added or deleted side.

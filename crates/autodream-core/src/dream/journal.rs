@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::history::{self, BeforeAfter, Manifest};
 use super::{HISTORY_DIR, JOURNAL_FILE, LifecycleError, STAGING_DIR};
-use crate::memdir::{ENGINE_DATA_NAMES, MemoryRoot};
+use crate::memdir::{MemoryRoot, is_engine_data};
 use crate::paths::Locations;
 
 /// The folders a change set writes: the memory folder, and the engine data in the state folder.
@@ -59,11 +59,6 @@ impl Roots {
         }
         Ok(())
     }
-}
-
-/// Whether a path of the staging copy is engine data (`.engine/…`, `.archive/…`).
-pub fn is_engine_data(rel: &str) -> bool {
-    rel.split('/').next().is_some_and(|top| ENGINE_DATA_NAMES.contains(&top))
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -14,6 +14,7 @@ pub mod cost;
 pub mod history;
 pub mod journal;
 pub mod kill;
+pub mod migrate;
 pub mod run;
 pub mod task;
 pub mod transaction;
@@ -29,13 +30,10 @@ use crate::config::Config;
 use crate::lock::ConsolidationLock;
 use crate::paths::Locations;
 
-/// Names inside the state folder.
-pub const TASK_FILE: &str = "task.json";
-pub const JOURNAL_FILE: &str = "journal.json";
-pub const HISTORY_DIR: &str = "history";
-pub const STAGING_DIR: &str = "staging";
-pub const LOG_CURSOR_FILE: &str = "log-cursor.json";
-pub const WORKER_LOG: &str = "worker.log";
+/// Names inside the state folder (the table is `paths::state`).
+pub use crate::paths::state::{
+    HISTORY_DIR, JOURNAL_FILE, LOG_CURSOR_FILE, STAGING_DIR, TASK_FILE, WORKER_LOG,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LifecycleError {
@@ -68,7 +66,7 @@ pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<Str
         return Ok(None);
     }
     let mut said = Vec::new();
-    if let Some(s) = crate::migrate::legacy_state(loc)? {
+    if let Some(s) = migrate::legacy_state(loc)? {
         said.push(s);
     }
     if let Some(s) = journal::recover_journal(loc)? {

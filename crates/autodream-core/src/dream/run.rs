@@ -30,8 +30,8 @@ use crate::config::LoadedConfig;
 use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummary, ProgressSink};
 use crate::gates;
 use crate::lock::{Acquire, ConsolidationLock, LockToken};
-use crate::memdir::MemoryRoot;
 use crate::memdir::daily_log::{self, LogCursor};
+use crate::memdir::{MemoryRoot, is_engine_data};
 use crate::paths::Locations;
 use crate::sessions::{self, ParsedSession};
 
@@ -436,10 +436,11 @@ fn dream_body(
         transaction::check_plan(loc, &planned).map_err(|e| DreamError::Failed(e.to_string()))?;
         let files: Vec<String> = planned.iter().map(|p| p.path.clone()).collect();
         let diff = transaction::plan_diff(&planned);
-        let message = if files.is_empty() {
+        let memory_files = files.iter().filter(|f| !is_engine_data(f)).count();
+        let message = if memory_files == 0 {
             message_for(0)
         } else {
-            improved_message(files.len()).replacen("Improved", "Would improve", 1)
+            improved_message(memory_files).replacen("Improved", "Would improve", 1)
         };
         return Ok(DreamOutcome {
             task: progress.snapshot(),
@@ -473,8 +474,8 @@ fn dream_body(
         let _ = state.write_atomic(LOG_CURSOR_FILE, serde_json::to_string(&c).unwrap_or_default().as_bytes());
     }
     let files: Vec<String> = applied.changes.iter().map(|c| c.path.clone()).collect();
-    // Engine state in dot-folders is applied like any file but is not memory the user reads.
-    let memory_files = files.iter().filter(|f| !f.split('/').any(|c| c.starts_with('.'))).count();
+    // Engine data is applied like any file but is not memory the agent reads.
+    let memory_files = files.iter().filter(|f| !is_engine_data(f)).count();
     let mut message = message_for(memory_files);
     if !applied.conflicts.is_empty() {
         message.push_str(&format!(

@@ -30,7 +30,7 @@ use super::history::{self, Action, Change, FileStamp, Manifest};
 use super::journal::{self, Roots};
 use super::{JOURNAL_FILE, LifecycleError, STAGING_DIR};
 use crate::lock::LOCK_FILE;
-use crate::memdir::{ENGINE_DATA_NAMES, LEGACY_STATE_DIR, LOGS_DIR, MemoryRoot};
+use crate::memdir::{ENGINE_DATA_NAMES, LEGACY_STATE_DIR, LOGS_DIR, MemoryRoot, is_engine_data};
 use crate::paths::Locations;
 
 /// Where an engine works during one dream.
@@ -164,24 +164,27 @@ fn check_plan_in(roots: &Roots, planned: &[Planned]) -> Result<Vec<String>, Life
     Ok(linked)
 }
 
-/// A unified diff of a plan (dry runs).
+/// A unified diff of a plan (dry runs): memory files in full, engine data in one line each.
 pub fn plan_diff(planned: &[Planned]) -> String {
-    planned
-        .iter()
-        .map(|p| {
-            let action = match (&p.base, &p.work) {
-                (None, _) => Action::Added,
-                (_, None) => Action::Deleted,
-                _ => Action::Changed,
-            };
-            history::unified(
-                &p.path,
-                action,
-                p.base.as_deref().unwrap_or_default(),
-                p.work.as_deref().unwrap_or_default(),
-            )
-        })
-        .collect()
+    let mut out = String::new();
+    let mut engine = Vec::new();
+    for p in planned {
+        let action = match (&p.base, &p.work) {
+            (None, _) => Action::Added,
+            (_, None) => Action::Deleted,
+            _ => Action::Changed,
+        };
+        let (before, after) = (p.base.as_deref().unwrap_or_default(), p.work.as_deref().unwrap_or_default());
+        if is_engine_data(&p.path) {
+            engine.push(history::summary_line(&p.path, action, before, after));
+        } else {
+            out.push_str(&history::unified(&p.path, action, before, after));
+        }
+    }
+    if !engine.is_empty() {
+        out.push_str(&format!("engine data: {}\n", engine.join("; ")));
+    }
+    out
 }
 
 /// The outcome of applying a plan.

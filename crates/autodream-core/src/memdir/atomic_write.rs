@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use super::safe_path::MemoryRoot;
 
 /// The folder of staging copies inside the state folder.
-const STAGING: &str = "staging";
+use crate::paths::state::STAGING_DIR as STAGING;
 
 /// Atomically replaces (or creates) `path` with `contents`, creating parent folders.
 /// Refuses to write through a symbolic link at `path`, and through any link inside a

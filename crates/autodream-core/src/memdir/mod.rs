@@ -9,7 +9,7 @@
 //! ```
 //! Nothing else: the client reads every `*.md` below the memory folder as a memory, so the
 //! engine's state lives in its own folder ([`crate::paths::Locations::state_dir`]); a
-//! `.dream/` left by an older autodream is moved there once ([`crate::migrate`]).
+//! `.dream/` left by an older autodream is moved there once ([`crate::dream::migrate`]).
 //!
 //! Nothing below the memory folder is ever written through a symbolic link: every writer
 //! goes through [`safe_path::MemoryRoot`], which walks each path from the memory folder with
@@ -35,10 +35,16 @@ pub const LOGS_DIR: &str = "logs";
 pub const LEGACY_STATE_DIR: &str = ".dream";
 /// Inside the state folder: engine data a dream changes along with the memory (the offline
 /// engine's `.engine/` records and `.archive/`), applied and undone in the same transaction.
-pub const ENGINE_DATA_DIR: &str = "data";
+pub use crate::paths::state::ENGINE_DATA_DIR;
 /// The top-level names in a staging copy that belong to [`ENGINE_DATA_DIR`], not to the
 /// memory folder.
 pub const ENGINE_DATA_NAMES: &[&str] = &[".engine", ".archive"];
+
+/// Whether a path of a staging copy (or of a dream's change set) is engine data
+/// (`.engine/…`, `.archive/…`) rather than a memory file the agent reads.
+pub fn is_engine_data(rel: &str) -> bool {
+    rel.split('/').next().is_some_and(|top| ENGINE_DATA_NAMES.contains(&top))
+}
 
 /// The index a fresh memory directory starts with.
 pub const INITIAL_INDEX: &str = "";

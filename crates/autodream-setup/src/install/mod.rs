@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 pub use settings_json::{JsonDoc, JsonEdit, SettingsError};
 
 /// The manifest's file name inside [`state_dir`].
-pub const MANIFEST_FILE: &str = "installed.json";
+pub use autodream_core::paths::state::INSTALL_MANIFEST_FILE as MANIFEST_FILE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {

@@ -329,7 +329,7 @@ fn apply_records_history_and_a_write_during_the_dream_survives() {
     assert_eq!(applied.conflicts, ["b.md"]);
     assert_eq!(applied.changes.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(), ["a.md", "c.md"]);
     let m = history::find(&l, None).unwrap();
-    assert!(history::diff(&l, &m).contains("-old a\n+dream a\n"));
+    assert!(history::diff(&l, &m, false).contains("-old a\n+dream a\n"));
     // Undo restores byte-identically and removes the added file.
     let undone = restore(&l, &m, "u1", m.started_at, false).unwrap().unwrap();
     assert_eq!(undone.undo_of.as_deref(), Some("t1"));
