@@ -226,15 +226,9 @@ pub fn written_on(memory_dir: &Path, today: jiff::civil::Date) -> usize {
     text.lines().filter(|l| daily_log::split_session_suffix(l).1.is_some()).count()
 }
 
-/// Where the last dream stopped reading the logs (`None` before the first one).
-pub fn last_dream_cursor(loc: &Locations) -> Option<daily_log::LogCursor> {
-    let bytes = std::fs::read(loc.state_dir().join(crate::dream::LOG_CURSOR_FILE)).ok()?;
-    serde_json::from_slice(&bytes).ok()
-}
-
 /// The log entries written since the last dream: what the next one will read.
 pub fn log_entries_since_last_dream(loc: &Locations) -> usize {
-    daily_log::count_since(&loc.memory_dir, last_dream_cursor(loc).as_ref())
+    daily_log::count_since(&loc.memory_dir, daily_log::LogCursor::of_last_dream(loc).as_ref())
 }
 
 /// One transcript's last extraction, for `status` and `watch`.

@@ -22,7 +22,7 @@ use crate::clock::{Clock, from_system_time, hours_between, human_ago, human_dura
 use crate::config::{Config, LoadedConfig, Mode};
 use crate::lock::{ConsolidationLock, LockState};
 use crate::paths::Locations;
-use crate::sessions::count_touched_between;
+use crate::sessions::SessionWindow;
 
 /// The scan stamp in the state folder: its mtime is the last session scan.
 pub use crate::paths::state::SCAN_STAMP;
@@ -35,6 +35,10 @@ pub enum GateName {
     ScanThrottle,
     Sessions,
     Lock,
+    /// The daemon's: inside the dream window.
+    Window,
+    /// The daemon's: sessions or daily-log entries since the last dream.
+    NewInput,
 }
 
 impl GateName {
@@ -45,7 +49,15 @@ impl GateName {
             GateName::ScanThrottle => "scan_throttle",
             GateName::Sessions => "sessions",
             GateName::Lock => "lock",
+            GateName::Window => "window",
+            GateName::NewInput => "new_input",
         }
+    }
+}
+
+impl std::fmt::Display for GateName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
     }
 }
 
@@ -91,8 +103,21 @@ pub struct GateInput<'a> {
     pub current_session: Option<&'a str>,
 }
 
-/// Gate 1 alone: no file I/O.
+/// Who asks gate 1: the hook (at every turn's end) or the daemon (in its window). They differ
+/// in one case: in assistant mode only the daemon dreams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dreamer {
+    Hook,
+    Daemon,
+}
+
+/// Gate 1 alone, as the hook asks it: no file I/O.
 pub fn enabled_gate(config: &LoadedConfig) -> GateReport {
+    enabled_gate_for(config, Dreamer::Hook)
+}
+
+/// Gate 1 alone, for the hook or the daemon: no file I/O.
+pub fn enabled_gate_for(config: &LoadedConfig, dreamer: Dreamer) -> GateReport {
     let c = &config.config;
     let (pass, detail) = if !c.enabled {
         (false, format!("disabled (enabled = false, from {})", config.enabled_source))
@@ -100,14 +125,17 @@ pub fn enabled_gate(config: &LoadedConfig) -> GateReport {
         (false, format!("auto memory is off: {}", off.reason))
     } else if c.mode == Mode::Remote {
         (false, "remote mode: dreams do not run in remote sessions".to_string())
-    } else if c.mode == Mode::Assistant {
-        (
-            false,
-            "assistant mode: the hook never dreams; `autodream daemon` distils the daily logs in its window"
-                .to_string(),
-        )
     } else {
-        (true, format!("enabled ({})", config.enabled_source))
+        match (c.mode, dreamer) {
+            (Mode::Assistant, Dreamer::Hook) => (
+                false,
+                "assistant mode: the hook never dreams; `autodream daemon` distils the daily logs in its window"
+                    .to_string(),
+            ),
+            (Mode::Assistant, Dreamer::Daemon) => (true, "enabled (assistant mode)".to_string()),
+            (_, Dreamer::Daemon) => (true, "enabled (normal mode: the hook dreams too)".to_string()),
+            (_, Dreamer::Hook) => (true, format!("enabled ({})", config.enabled_source)),
+        }
     };
     GateReport { name: GateName::Enabled, pass, value: json!(pass), threshold: json!(true), detail }
 }
@@ -192,16 +220,7 @@ pub fn sessions_gate(
     now: Timestamp,
     current_session: Option<&str>,
 ) -> (GateReport, Option<usize>) {
-    let until = Some(to_system_time(now));
-    let project = Some(locations.project_dir.as_path());
-    match count_touched_between(
-        &locations.sessions_dir,
-        cfg.sessions_format,
-        since,
-        until,
-        current_session,
-        project,
-    ) {
+    match SessionWindow::for_project(locations, cfg.sessions_format, since, now, current_session).count() {
         Ok(n) => {
             let pass = n >= cfg.min_sessions as usize;
             let detail = if pass {

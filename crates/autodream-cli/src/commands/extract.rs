@@ -14,6 +14,7 @@ use clap::Args;
 use autodream_agent::extract::AgentExtractor;
 use autodream_core::clock::local_tz;
 use autodream_core::extraction::{self, ExtractMode};
+use autodream_core::memdir::daily_log::LogCursor;
 use autodream_hookproc::log_line;
 use autodream_offline::extract_turns::OfflineExtractor;
 
@@ -53,7 +54,7 @@ pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
     let now = ctx.clock.now_local();
     let offline = OfflineExtractor::new(
         &loc.memory_dir,
-        extraction::last_dream_cursor(loc).as_ref(),
+        LogCursor::of_last_dream(loc).as_ref(),
         now.timestamp(),
         local_tz(),
     );

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use autodream_core::clock::to_system_time;
 use autodream_core::gates::GateInput;
-use autodream_core::sessions::{self, SessionFormat};
+use autodream_core::sessions::{self, SessionFormat, SessionWindow};
 
 use crate::commands::print_json;
 use crate::context;
@@ -46,14 +46,14 @@ pub fn run(global: &GlobalArgs, args: SessionsArgs) -> anyhow::Result<u8> {
         });
         eval.last_consolidated_at
     };
-    let files = sessions::touched_between(
-        &ctx.locations.sessions_dir,
+    let files = SessionWindow::for_project(
+        &ctx.locations,
         ctx.cfg().sessions_format,
         since.map(to_system_time),
-        Some(to_system_time(ctx.clock.now())),
+        ctx.clock.now(),
         ctx.current_session.as_deref(),
-        Some(&ctx.locations.project_dir),
-    )?;
+    )
+    .files()?;
     let mut rows = Vec::with_capacity(files.len());
     for f in files {
         let parsed = sessions::parse_session_file(&f, ctx.cfg().sessions_format)?;

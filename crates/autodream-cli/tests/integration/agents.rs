@@ -27,7 +27,12 @@ impl Installed {
         env.explicit_dirs = false;
         let bin = env.root.join("bin");
         std::fs::create_dir_all(&bin).unwrap();
-        std::fs::copy(crate::support::bin(), bin.join("autodream")).unwrap();
+        // A hard link, not a copy: a copy is a file this process wrote, and a child forked by
+        // another test meanwhile can hold it open for writing, so running it fails with
+        // "text file busy".
+        if std::fs::hard_link(crate::support::bin(), bin.join("autodream")).is_err() {
+            std::fs::copy(crate::support::bin(), bin.join("autodream")).unwrap();
+        }
         write(&bin.join("autodream-hook"), "#!/bin/sh\nexit 0\n");
         Installed { env, bin }
     }
@@ -53,6 +58,15 @@ impl Installed {
             c.env(k, v);
         }
         c.stdin(Stdio::null());
+        // Where the binary had to be copied, the busy window above may still be hit.
+        for _ in 0..50 {
+            match c.output() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                out => return Out::from_output(out.expect("run autodream")),
+            }
+        }
         Out::from_output(c.output().expect("run autodream"))
     }
 

@@ -34,14 +34,14 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::clock::Clock;
-use crate::config::{LoadedConfig, Mode};
-use crate::dream::{self, DreamError, DreamOptions, LOG_CURSOR_FILE};
+use crate::config::LoadedConfig;
+use crate::dream::{self, DreamError, DreamOptions};
 use crate::engine::{CancelToken, Engine};
-use crate::gates;
+use crate::gates::{self, GateName, GateReport};
 use crate::lock::ConsolidationLock;
 use crate::memdir::daily_log::{self, LogCursor};
 use crate::paths::Locations;
-use crate::sessions;
+use crate::sessions::SessionWindow;
 
 use pidfile::DaemonLock;
 use schedule::Ticks;
@@ -74,16 +74,6 @@ pub fn check_settings(config: &LoadedConfig) -> Result<(), DaemonError> {
         ))),
         None => Ok(()),
     }
-}
-
-/// One gate of a tick, with what it measured.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TickGate {
-    pub name: &'static str,
-    pub pass: bool,
-    pub value: serde_json::Value,
-    pub threshold: serde_json::Value,
-    pub detail: String,
 }
 
 /// What a tick did.
@@ -127,9 +117,9 @@ pub struct TickReport {
     /// The tick's local time, as the window reads it (`2026-05-08 02:30 UTC`).
     pub local_time: String,
     pub window: String,
-    pub gates: Vec<TickGate>,
+    pub gates: Vec<GateReport>,
     /// The first gate that was closed.
-    pub waiting_on: Option<&'static str>,
+    pub waiting_on: Option<GateName>,
     pub result: TickResult,
     /// Why, in a sentence: "no dream: 01:00 is outside 02:00-05:00; it opens in 1h".
     pub detail: String,
@@ -144,32 +134,19 @@ pub fn evaluate(
     config: &LoadedConfig,
     clock: Clock,
     current_session: Option<&str>,
-) -> Vec<TickGate> {
+) -> Vec<GateReport> {
     let cfg = &config.config;
     let now = clock.now();
     let local = schedule::local(now);
     let mut out = Vec::with_capacity(5);
 
-    // enabled
-    let (pass, detail) = if !cfg.enabled {
-        (false, format!("disabled (enabled = false, from {})", config.enabled_source))
-    } else if let Some(off) = &config.auto_memory_off {
-        (false, format!("auto memory is off: {}", off.reason))
-    } else if cfg.mode == Mode::Remote {
-        (false, "remote mode: dreams do not run in remote sessions".to_string())
-    } else {
-        let mode = match cfg.mode {
-            Mode::Assistant => "assistant mode",
-            _ => "normal mode: the hook dreams too",
-        };
-        (true, format!("enabled ({mode})"))
-    };
-    out.push(TickGate { name: "enabled", pass, value: json!(pass), threshold: json!(true), detail });
+    // enabled: as the hook's gate 1, except that assistant mode is the daemon's to dream
+    out.push(gates::enabled_gate_for(config, gates::Dreamer::Daemon));
 
     // window
     let inside = cfg.dream_window.contains(local.time());
-    out.push(TickGate {
-        name: "window",
+    out.push(GateReport {
+        name: GateName::Window,
         pass: inside,
         value: json!(local.strftime("%H:%M").to_string()),
         threshold: json!(cfg.dream_window.to_string()),
@@ -181,19 +158,13 @@ pub fn evaluate(
     let lock_state = lock.state();
     let last = lock_state.last_consolidated();
     let (time, _) = gates::time_gate(last, now, cfg.min_hours);
-    out.push(TickGate {
-        name: "time",
-        pass: time.pass,
-        value: time.value,
-        threshold: time.threshold,
-        detail: time.detail,
-    });
+    out.push(time);
 
     // lock
     let held = lock_state.is_held();
     let holder = lock_state.holder.as_ref().map(|h| h.pid);
-    out.push(TickGate {
-        name: "lock",
+    out.push(GateReport {
+        name: GateName::Lock,
         pass: !held,
         value: if held { json!(holder) } else { serde_json::Value::Null },
         threshold: serde_json::Value::Null,
@@ -205,15 +176,8 @@ pub fn evaluate(
     });
 
     // new input: sessions or daily-log entries since the last dream
-    let sessions = sessions::count_touched_between(
-        &loc.sessions_dir,
-        cfg.sessions_format,
-        last,
-        Some(crate::clock::to_system_time(now)),
-        current_session,
-        Some(&loc.project_dir),
-    );
-    let entries = daily_log::count_since(&loc.memory_dir, load_cursor(loc).as_ref());
+    let sessions = SessionWindow::for_project(loc, cfg.sessions_format, last, now, current_session).count();
+    let entries = daily_log::count_since(&loc.memory_dir, LogCursor::of_last_dream(loc).as_ref());
     let (pass, value, detail) = match sessions {
         Ok(n) => {
             let pass = n >= cfg.min_sessions as usize || entries >= cfg.min_log_entries as usize;
@@ -226,19 +190,14 @@ pub fn evaluate(
         // closed, with the reason, rather than a failed dream at every tick.
         Err(e) => (false, json!({ "sessions": null, "log_entries": entries }), e.to_string()),
     };
-    out.push(TickGate {
-        name: "new_input",
+    out.push(GateReport {
+        name: GateName::NewInput,
         pass,
         value,
         threshold: json!({ "min_sessions": cfg.min_sessions, "min_log_entries": cfg.min_log_entries }),
         detail,
     });
     out
-}
-
-fn load_cursor(loc: &Locations) -> Option<LogCursor> {
-    let text = std::fs::read_to_string(loc.state_dir().join(LOG_CURSOR_FILE)).ok()?;
-    serde_json::from_str(&text).ok()
 }
 
 /// The newest transcript touched since the last dream: the dream waits until it has been
@@ -251,15 +210,8 @@ fn newest_transcript(
 ) -> Option<std::path::PathBuf> {
     let cfg = &config.config;
     let last = ConsolidationLock::new(&loc.memory_dir, clock, cfg.stale_lock()).state().last_consolidated();
-    let files = sessions::touched_between(
-        &loc.sessions_dir,
-        cfg.sessions_format,
-        last,
-        Some(crate::clock::to_system_time(clock.now())),
-        current,
-        Some(&loc.project_dir),
-    )
-    .ok()?;
+    let files =
+        SessionWindow::for_project(loc, cfg.sessions_format, last, clock.now(), current).files().ok()?;
     files.into_iter().last().map(|f| f.path)
 }
 
@@ -312,7 +264,7 @@ pub fn tick(loc: &Locations, config: &LoadedConfig, clock: Clock, opts: &TickOpt
             report.dream = Some(TickDream { task: o.task.id, message: o.message, files: o.files });
         }
         Err(DreamError::Refused(msg)) => {
-            report.waiting_on = Some("lock");
+            report.waiting_on = Some(GateName::Lock);
             report.detail = format!("no dream: {msg}");
         }
         Err(DreamError::Cancelled) => {

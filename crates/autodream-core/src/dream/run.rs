@@ -24,16 +24,16 @@ use serde::Serialize;
 use super::history::Manifest;
 use super::task::{Task, TaskProgress, TaskState};
 use super::transaction::{self, Staging};
-use super::{LOG_CURSOR_FILE, announce, history, recover, validate};
+use super::{announce, history, recover, validate};
 use crate::clock::{Clock, from_system_time, local_tz};
 use crate::config::LoadedConfig;
 use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummary, ProgressSink};
 use crate::gates;
 use crate::lock::{Acquire, ConsolidationLock, LockToken};
 use crate::memdir::daily_log::{self, LogCursor};
-use crate::memdir::{MemoryRoot, is_engine_data};
+use crate::memdir::is_engine_data;
 use crate::paths::Locations;
-use crate::sessions::{self, ParsedSession};
+use crate::sessions::{self, ParsedSession, SessionWindow};
 
 /// How to run a dream.
 pub struct DreamOptions<'a> {
@@ -202,11 +202,6 @@ fn wait_for_idle(
     }
 }
 
-fn load_cursor(loc: &Locations) -> Option<LogCursor> {
-    let text = std::fs::read_to_string(loc.state_dir().join(LOG_CURSOR_FILE)).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
 fn run_locked(
     loc: &Locations,
     config: &LoadedConfig,
@@ -353,15 +348,14 @@ fn dream_body(
 
     // 5. Gather the sessions touched since the last dream (and not after "now"), and new
     // daily-log entries.
-    let files = sessions::touched_between(
-        &loc.sessions_dir,
+    let window = SessionWindow::for_project(
+        loc,
         cfg.sessions_format,
         token.prior_mtime,
-        Some(crate::clock::to_system_time(clock.now())),
+        clock.now(),
         opts.current_session.as_deref(),
-        Some(&loc.project_dir),
-    )
-    .map_err(|e| DreamError::Failed(e.to_string()))?;
+    );
+    let files = window.files().map_err(|e| DreamError::Failed(e.to_string()))?;
     let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());
     for f in &files {
         cancel.check().map_err(|_| DreamError::Cancelled)?;
@@ -370,7 +364,7 @@ fn dream_body(
             Err(e) => progress.turn(&format!("skipped {}: {e}", f.id), 0, &[]),
         }
     }
-    let cursor = load_cursor(loc);
+    let cursor = LogCursor::of_last_dream(loc);
     let (log_entries, new_cursor) = daily_log::read_since(&loc.memory_dir, cursor.as_ref())
         .map_err(|e| DreamError::Failed(e.to_string()))?;
     let skipped: usize = parsed.iter().map(|p| p.skipped_lines).sum();
@@ -469,9 +463,8 @@ fn dream_body(
         .map_err(|e| DreamError::Failed(e.to_string()))?;
     if let Some(c) = new_cursor
         && opts.consolidates
-        && let Ok(state) = MemoryRoot::create(&loc.state_dir)
     {
-        let _ = state.write_atomic(LOG_CURSOR_FILE, serde_json::to_string(&c).unwrap_or_default().as_bytes());
+        let _ = c.save(loc);
     }
     let files: Vec<String> = applied.changes.iter().map(|c| c.path.clone()).collect();
     // Engine data is applied like any file but is not memory the agent reads.

@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{LOGS_DIR, MemdirError, MemoryRoot};
 use crate::clock::local_tz;
+use crate::paths::Locations;
+use crate::paths::state::LOG_CURSOR_FILE;
 
 /// One daily-log entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +44,22 @@ pub struct LogCursor {
     pub file: String,
     /// The byte length of that file when it was read.
     pub offset: u64,
+}
+
+impl LogCursor {
+    /// Where the last dream stopped reading (`log-cursor.json` in the state folder); `None`
+    /// before the first dream, or when the record cannot be read (the next dream reads all).
+    pub fn of_last_dream(loc: &Locations) -> Option<LogCursor> {
+        let bytes = std::fs::read(loc.state_dir.join(LOG_CURSOR_FILE)).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Records where this dream stopped reading, atomically.
+    pub fn save(&self, loc: &Locations) -> Result<(), MemdirError> {
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        MemoryRoot::create(&loc.state_dir)?.write_atomic(LOG_CURSOR_FILE, &json)?;
+        Ok(())
+    }
 }
 
 /// The log file for a local date.

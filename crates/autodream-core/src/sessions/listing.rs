@@ -10,7 +10,8 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use super::{SessionError, SessionFormat};
-use crate::clock::from_system_time;
+use crate::clock::{from_system_time, to_system_time};
+use crate::paths::Locations;
 
 /// A transcript file on disk.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -139,42 +140,85 @@ pub fn list_sessions(dir: &Path, format: SessionFormat) -> Result<Vec<SessionFil
     touched_since(dir, format, None, None)
 }
 
-/// Session files modified strictly after `since` (all when `None`), minus `exclude`
-/// (the current session, whose transcript is always fresh), oldest first.
+/// The sessions a gate, a dream or a listing looks at: the transcripts in a sessions folder
+/// modified strictly after `since` (all when `None`) and not after `until` ("now": when a
+/// history is replayed with an injected clock, a transcript from the future is not yet
+/// written), minus `exclude` (the current session, whose transcript is always fresh), and with
+/// `project` only that project's Codex rollouts (Codex keeps every project's rollouts in one
+/// folder; see [`codex_rollout_belongs`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SessionWindow<'a> {
+    pub dir: &'a Path,
+    pub format: SessionFormat,
+    pub since: Option<SystemTime>,
+    pub until: Option<SystemTime>,
+    pub exclude: Option<&'a str>,
+    pub project: Option<&'a Path>,
+}
+
+impl<'a> SessionWindow<'a> {
+    /// The project's sessions since `since` and up to `now`, minus the current one: what the
+    /// sessions gate counts, a dream reads and `autodream sessions` lists.
+    pub fn for_project(
+        loc: &'a Locations,
+        format: SessionFormat,
+        since: Option<SystemTime>,
+        now: Timestamp,
+        current: Option<&'a str>,
+    ) -> SessionWindow<'a> {
+        SessionWindow {
+            dir: &loc.sessions_dir,
+            format,
+            since,
+            until: Some(to_system_time(now)),
+            exclude: current,
+            project: Some(&loc.project_dir),
+        }
+    }
+
+    /// Every session file of the window, oldest first.
+    pub fn files(&self) -> Result<Vec<SessionFile>, SessionError> {
+        let mut out = Vec::new();
+        self.walk(|id, path, mtime| {
+            out.push(SessionFile { id, path, modified_at: from_system_time(mtime) })
+        })?;
+        out.sort_by(|a, b| a.modified_at.cmp(&b.modified_at).then_with(|| a.id.cmp(&b.id)));
+        Ok(out)
+    }
+
+    /// How many session files the window holds, without building the list: the sessions
+    /// gate. Only a Codex rollout inside the window has its first line read.
+    pub fn count(&self) -> Result<usize, SessionError> {
+        let mut n = 0;
+        self.walk(|_, _, _| n += 1)?;
+        Ok(n)
+    }
+
+    /// The one walk of the folder both of them make.
+    fn walk(&self, mut found: impl FnMut(String, PathBuf, SystemTime)) -> Result<(), SessionError> {
+        let (since, until, exclude) = (self.since, self.until, self.exclude);
+        scan(
+            self.dir,
+            self.format,
+            |stem, mtime| in_window(stem, mtime, since, until, exclude),
+            |id, path, mtime| {
+                if self.project.is_none_or(|p| codex_rollout_belongs(&path, p)) {
+                    found(id, path, mtime)
+                }
+            },
+        )
+    }
+}
+
+/// Session files modified strictly after `since`, minus `exclude`, oldest first (a window
+/// with no end and no project).
 pub fn touched_since(
     dir: &Path,
     format: SessionFormat,
     since: Option<SystemTime>,
     exclude: Option<&str>,
 ) -> Result<Vec<SessionFile>, SessionError> {
-    touched_between(dir, format, since, None, exclude, None)
-}
-
-/// [`touched_since`], also leaving out files modified after `until` ("now"): when a history
-/// is replayed with an injected clock, a transcript from the future is not yet written.
-/// With `project`, a Codex rollout started in another project is left out too (Codex keeps
-/// every project's rollouts in one folder; see [`codex_rollout_belongs`]).
-pub fn touched_between(
-    dir: &Path,
-    format: SessionFormat,
-    since: Option<SystemTime>,
-    until: Option<SystemTime>,
-    exclude: Option<&str>,
-    project: Option<&Path>,
-) -> Result<Vec<SessionFile>, SessionError> {
-    let mut out = Vec::new();
-    scan(
-        dir,
-        format,
-        |stem, mtime| in_window(stem, mtime, since, until, exclude),
-        |id, path, mtime| {
-            if project.is_none_or(|p| codex_rollout_belongs(&path, p)) {
-                out.push(SessionFile { id, path, modified_at: from_system_time(mtime) })
-            }
-        },
-    )?;
-    out.sort_by(|a, b| a.modified_at.cmp(&b.modified_at).then_with(|| a.id.cmp(&b.id)));
-    Ok(out)
+    SessionWindow { dir, format, since, until: None, exclude, project: None }.files()
 }
 
 /// The count of [`touched_since`], without building the list.
@@ -184,31 +228,7 @@ pub fn count_touched_since(
     since: Option<SystemTime>,
     exclude: Option<&str>,
 ) -> Result<usize, SessionError> {
-    count_touched_between(dir, format, since, None, exclude, None)
-}
-
-/// The count of [`touched_between`], without building the list: the sessions gate. Only a
-/// Codex rollout in the window has its first line read (for `project`).
-pub fn count_touched_between(
-    dir: &Path,
-    format: SessionFormat,
-    since: Option<SystemTime>,
-    until: Option<SystemTime>,
-    exclude: Option<&str>,
-    project: Option<&Path>,
-) -> Result<usize, SessionError> {
-    let mut n = 0;
-    scan(
-        dir,
-        format,
-        |stem, mtime| in_window(stem, mtime, since, until, exclude),
-        |_, path, _| {
-            if project.is_none_or(|p| codex_rollout_belongs(&path, p)) {
-                n += 1
-            }
-        },
-    )?;
-    Ok(n)
+    SessionWindow { dir, format, since, until: None, exclude, project: None }.count()
 }
 
 /// Whether a session file belongs to `project`: any file that is not a Codex rollout does
@@ -264,11 +284,16 @@ mod tests {
         }
         let ids = |v: Vec<SessionFile>| v.into_iter().map(|f| f.id).collect::<Vec<_>>();
         let f = SessionFormat::Generic;
-        assert_eq!(
-            ids(touched_between(tmp.path(), f, Some(at(100)), Some(at(200)), None, None).unwrap()),
-            ["b"]
-        );
-        assert_eq!(count_touched_between(tmp.path(), f, None, Some(at(250)), Some("a"), None).unwrap(), 1);
+        let window = |since, until, exclude| SessionWindow {
+            dir: tmp.path(),
+            format: f,
+            since,
+            until,
+            exclude,
+            project: None,
+        };
+        assert_eq!(ids(window(Some(at(100)), Some(at(200)), None).files().unwrap()), ["b"]);
+        assert_eq!(window(None, Some(at(250)), Some("a")).count().unwrap(), 1);
         assert_eq!(count_touched_since(tmp.path(), f, None, None).unwrap(), 3);
     }
 
@@ -293,13 +318,21 @@ mod tests {
         let dir = tmp.path().join("sessions");
         let ids = |v: Vec<SessionFile>| v.into_iter().map(|f| f.id).collect::<Vec<_>>();
         let f = SessionFormat::Codex;
+        let window = |project| SessionWindow {
+            dir: &dir,
+            format: f,
+            since: None,
+            until: None,
+            exclude: None,
+            project,
+        };
         assert_eq!(
-            ids(touched_between(&dir, f, None, None, None, Some(&project)).unwrap()),
+            ids(window(Some(project.as_path())).files().unwrap()),
             ["rollout-2026-05-08T10-00-00-aaaa", "rollout-2026-05-08T12-00-00-cccc"],
             "a rollout started in a subfolder of the project counts; one without a cwd is kept"
         );
-        assert_eq!(count_touched_between(&dir, f, None, None, None, Some(&project)).unwrap(), 2);
-        assert_eq!(count_touched_between(&dir, f, None, None, None, None).unwrap(), 3);
+        assert_eq!(window(Some(project.as_path())).count().unwrap(), 2);
+        assert_eq!(window(None).count().unwrap(), 3);
     }
 
     #[test]

@@ -14,9 +14,7 @@ mod listing;
 mod parse;
 mod turn;
 
-pub use listing::{
-    SessionFile, count_touched_between, count_touched_since, list_sessions, touched_between, touched_since,
-};
+pub use listing::{SessionFile, SessionWindow, count_touched_since, list_sessions, touched_since};
 pub use parse::{ParsedSession, detect_format, parse_session, parse_session_file, session_file_for};
 pub use turn::{Role, Turn, TurnKind};
 
