@@ -4,7 +4,6 @@
 //! project's `AGENTS.md` / `GEMINI.md` between markers.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use insta::assert_snapshot;
 use serde_json::json;
@@ -13,75 +12,9 @@ use autodream_core::sessions::SessionFormat;
 
 use crate::support::*;
 
-/// A sealed environment with `autodream` copied to `[TMP]/bin/` and a stand-in
-/// `autodream-hook` beside it (install records the hook's path; these tests never run it),
-/// in the agent's own layout under HOME as a user has it.
-struct Installed {
-    env: Env,
-    bin: PathBuf,
-}
-
-impl Installed {
-    fn new() -> Installed {
-        let mut env = Env::new();
-        env.explicit_dirs = false;
-        let bin = env.root.join("bin");
-        std::fs::create_dir_all(&bin).unwrap();
-        // A hard link, not a copy: a copy is a file this process wrote, and a child forked by
-        // another test meanwhile can hold it open for writing, so running it fails with
-        // "text file busy".
-        if std::fs::hard_link(crate::support::bin(), bin.join("autodream")).is_err() {
-            std::fs::copy(crate::support::bin(), bin.join("autodream")).unwrap();
-        }
-        write(&bin.join("autodream-hook"), "#!/bin/sh\nexit 0\n");
-        Installed { env, bin }
-    }
-
-    fn with_var(mut self, k: &str, v: &str) -> Installed {
-        self.env = self.env.var(k, v);
-        self
-    }
-
-    /// The copied `autodream ARGS…` in the sealed environment.
-    fn run(&self, args: &[&str]) -> Out {
-        let e = &self.env;
-        let mut c = Command::new(self.bin.join("autodream"));
-        c.args(args).env_clear().current_dir(&e.cwd);
-        if let Some(path) = std::env::var_os("PATH") {
-            c.env("PATH", path);
-        }
-        c.env("HOME", &e.home).env("XDG_CONFIG_HOME", &e.xdg).env("TZ", "UTC");
-        if let Some(now) = &e.now {
-            c.env("AUTODREAM_NOW", now);
-        }
-        for (k, v) in &e.vars {
-            c.env(k, v);
-        }
-        c.stdin(Stdio::null());
-        // Where the binary had to be copied, the busy window above may still be hit.
-        for _ in 0..50 {
-            match c.output() {
-                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
-                    std::thread::sleep(std::time::Duration::from_millis(20))
-                }
-                out => return Out::from_output(out.expect("run autodream")),
-            }
-        }
-        Out::from_output(c.output().expect("run autodream"))
-    }
-
-    /// The temporary folder as `[TMP]`, and as the client folds it into a project folder's
-    /// name as `[TMP-KEY]`.
-    fn redact(&self, text: &str) -> String {
-        let root = self.env.root.to_string_lossy().into_owned();
-        let key: String = root.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-        text.replace(&root, "[TMP]").replace(&key, "[TMP-KEY]")
-    }
-
-    fn transcript(&self, out: &Out) -> String {
-        self.redact(&out.transcript())
-    }
-}
+// The sealed environment with `autodream` in `[TMP]/bin/` and a stand-in `autodream-hook`
+// beside it, as the Claude Code install tests use it.
+use crate::install::Installed;
 
 const DAY: i64 = 24 * 3600;
 
