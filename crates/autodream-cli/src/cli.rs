@@ -1,5 +1,5 @@
-//! The command line: the global options (`global`) and one subcommand per file in
-//! `commands/`.
+//! The command line: the global options (`global`), one subcommand per file in
+//! `commands/`, and [`Command::run`], which hands each to its file.
 
 use clap::{Parser, Subcommand};
 
@@ -71,4 +71,63 @@ pub enum Command {
     /// Run a read-only command under the sandbox (internal, used by the agent engine)
     #[command(name = "__sandbox-exec", hide = true)]
     SandboxExec(commands::sandbox_exec::SandboxExecArgs),
+}
+
+impl Command {
+    /// Runs the command; returns the exit code.
+    pub fn run(self, global: &GlobalArgs) -> anyhow::Result<u8> {
+        use commands::*;
+        match self {
+            Command::Init(args) => init::run(global, args),
+            Command::Log(args) => log::run(global, args),
+            Command::Hook(args) => Ok(hook::run(global, args)),
+            Command::Status(args) => status::run(global, args),
+            Command::Sessions(args) => sessions::run(global, args),
+            Command::Check(args) => check::run(global, args),
+            Command::Run(args) => run::run(global, args),
+            Command::Watch(args) => watch::run(global, args),
+            Command::Kill(args) => kill::run(global, args),
+            Command::History(args) => history::run(global, args),
+            Command::Diff(args) => diff::run(global, args),
+            Command::Undo(args) => undo::run(global, args),
+            Command::Why(args) => why::run(global, args),
+            Command::Forget(args) => forget::run(global, args),
+            Command::Install(args) => install::run_install(global, args),
+            Command::Uninstall(args) => install::run_uninstall(global, args),
+            Command::Doctor(args) => doctor::run(global, args),
+            Command::Mcp(args) => mcp::run(global, args),
+            Command::Daemon(args) => daemon::run(global, args),
+            Command::Eval(args) => eval::run(global, args),
+            Command::Extract(args) => extract::run(global, args),
+            Command::Worker(args) => worker::run(global, args),
+            Command::SandboxExec(args) => Ok(sandbox_exec::run(args)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// The hidden commands: `--help` does not list them, so the integration test that runs
+    /// every listed command into a closed standard output cannot find them. None prints to
+    /// standard output itself; a new one must be added here with its reason.
+    const HIDDEN: &[(&str, &str)] = &[
+        ("__worker", "detached by the hook with its output in the worker log; it prints nothing"),
+        ("__extract", "detached by the Stop hook; it notes what happened in the worker log only"),
+        ("__sandbox-exec", "replaces itself with the sandboxed program (exec), which owns the output"),
+    ];
+
+    #[test]
+    fn the_hidden_commands_are_the_known_internal_ones() {
+        let hidden: Vec<String> = Cli::command()
+            .get_subcommands()
+            .filter(|c| c.is_hide_set())
+            .map(|c| c.get_name().to_string())
+            .collect();
+        let known: Vec<&str> = HIDDEN.iter().map(|(name, _)| *name).collect();
+        assert_eq!(hidden, known, "a hidden command changed: say how it treats a closed stdout");
+    }
 }

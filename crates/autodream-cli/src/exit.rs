@@ -33,6 +33,30 @@ pub fn usage(message: impl Into<String>) -> anyhow::Error {
     CodedError { code: USAGE, message: message.into() }.into()
 }
 
+/// The process's exit for a command's result: its code; a reader of standard output that went
+/// away (`autodream status | head -1`) is done (0, nothing said); any other error is printed
+/// on one line with the code it carries. Text still buffered is flushed first, so a closed
+/// reader is found while errors can still be told apart.
+pub fn finish(result: anyhow::Result<u8>) -> std::process::ExitCode {
+    let result = result.and_then(|code| crate::output::flush().map(|()| code).map_err(Into::into));
+    match result {
+        Ok(code) => std::process::ExitCode::from(code),
+        Err(e) if crate::output::is_closed_stdout(&e) => std::process::ExitCode::from(OK),
+        Err(e) => {
+            eprintln!("error: {}", render(&e));
+            std::process::ExitCode::from(code_of(&e))
+        }
+    }
+}
+
+/// The exit for a command line clap refused, or for its `--help` and `--version`: the message
+/// (to a reader that went away, nothing), exit 2 for a usage mistake, 0 for help.
+pub fn usage_error(e: &clap::Error) -> std::process::ExitCode {
+    let code = if e.use_stderr() { USAGE } else { OK };
+    let _ = crate::output::clap_message(e);
+    std::process::ExitCode::from(code)
+}
+
 pub fn code_of(e: &anyhow::Error) -> u8 {
     e.downcast_ref::<CodedError>().map_or(ERROR, |c| c.code)
 }
