@@ -1,5 +1,6 @@
-//! The Landlock confinement of the client: it may read everything and write only beneath the
-//! paths it is given (the staging copy, its private temp folder, its credentials files).
+//! The sandbox's room for the claude engine: the Landlock confinement of the Claude Code
+//! client. It may read everything and write only beneath the paths it is given (the staging
+//! copy, its private temp folder, its credentials files).
 //!
 //! The ruleset is built in the parent, before the fork (building it allocates); the child,
 //! between fork and exec, only makes the three async-signal-safe system calls that apply it:

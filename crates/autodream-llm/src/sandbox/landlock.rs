@@ -1,5 +1,6 @@
-//! The restricted exec behind the Bash tool: a process that takes away its own right to write
-//! anywhere (Linux Landlock), then becomes the requested program.
+//! The sandbox's Landlock room: the restricted exec behind the API engine's Bash tool, a
+//! process that takes away its own right to write anywhere (Linux Landlock), then becomes the
+//! requested program.
 //!
 //! The Bash tool runs `<launcher> __sandbox-exec --read DIR… -- PROGRAM ARGS…`, where the
 //! launcher is the `autodream` binary itself (its hidden subcommand calls

@@ -1,4 +1,4 @@
-//! Thin clients for the two wire formats the agent engine speaks: the Anthropic Messages API
+//! Thin clients for the two wire formats the API engine speaks: the Anthropic Messages API
 //! and the OpenAI-compatible Chat Completions API (OpenAI, Ollama, vLLM, llama.cpp server).
 //!
 //! The loop talks to one provider-neutral conversation ([`Message`], [`Block`]); each client
