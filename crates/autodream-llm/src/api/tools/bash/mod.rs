@@ -6,12 +6,12 @@
 //! leading `~`) or comment refuses it. The program must be in [`ALLOWED_PROGRAMS`], named
 //! bare; options that write, run other programs, follow links or read lists of files from
 //! elsewhere are refused per program; every operand that names a file is resolved by the
-//! [`Sandbox`] like any tool path (memory paths become their staging copies). The program is
+//! [`Sandbox`](crate::sandbox::Sandbox) like any tool path (memory paths become their staging copies). The program is
 //! then executed directly, with an empty environment, from the staging folder, and — where the
 //! kernel has Landlock — through the sandbox launcher so the process itself can write nowhere.
 //!
-//! One file per step: [`words`] (splitting the line), [`mod@rules`] (each program's options),
-//! [`check`] (the whole check, operands resolved) and [`exec`] (running it).
+//! One file per step: `words` (splitting the line), `rules` (each program's options), `check`
+//! (the whole check, operands resolved) and `exec` (running it).
 
 mod check;
 mod exec;
