@@ -1,7 +1,7 @@
 //! `autodream __extract`: the detached extractor the Stop hook starts when a transcript grew
 //! (internal). It runs `autodream_core::extraction::run` with the offline engine's rules
 //! (`autodream_offline::extract_turns`), or with `extract = "agent"` the model's choice
-//! among the same sentences (`autodream_agent::extract`), and notes a failure, or why the
+//! among the same sentences (`autodream_llm::capture`), and notes a failure, or why the
 //! model was not used, in the worker log.
 //!
 //! Exit codes: 0 done (or nothing new), 3 another extractor holds the transcript or already
@@ -11,11 +11,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use autodream_agent::extract::AgentExtractor;
 use autodream_core::clock::local_tz;
 use autodream_core::extraction::{self, ExtractMode};
 use autodream_core::memdir::daily_log::LogCursor;
 use autodream_hookproc::log_line;
+use autodream_llm::LlmCapture;
 use autodream_offline::extract_turns::OfflineExtractor;
 
 use crate::context;
@@ -59,7 +59,7 @@ pub fn run(global: &GlobalArgs, args: ExtractArgs) -> anyhow::Result<u8> {
         local_tz(),
     );
     let result = if ctx.cfg().extract == ExtractMode::Agent {
-        let mut rules = AgentExtractor::new(offline, ctx.cfg(), &|name| std::env::var(name).ok());
+        let mut rules = LlmCapture::new(offline, ctx.cfg(), &|name| std::env::var(name).ok());
         let result = extraction::run(loc, &args.transcript, &session, &now, &mut rules);
         for note in rules.notes() {
             log_line(loc, ctx.clock, &format!("extraction from {}: {note}", args.transcript.display()));

@@ -12,5 +12,5 @@ pub struct SandboxExecArgs {
 
 /// The exit code of the sandboxed command, clamped to what a process can return.
 pub fn run(args: SandboxExecArgs) -> u8 {
-    autodream_agent::sandbox_exec_main(args.args).clamp(0, 255) as u8
+    autodream_llm::sandbox_exec_main(args.args).clamp(0, 255) as u8
 }

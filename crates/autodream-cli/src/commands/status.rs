@@ -49,7 +49,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
                 "would_dream": eval.all_pass(),
                 "task": task,
                 "recovered": recovery,
-                "sandbox": autodream_agent::landlock_status().to_string(),
+                "sandbox": autodream_llm::landlock_status().to_string(),
                 "extraction": extraction_summary(&ctx),
                 "cost": cost_report(&ctx),
             }),
@@ -83,14 +83,14 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     }
     outln!("sessions  {}", loc.sessions_dir.display())?;
     match cfg.engine.as_str() {
-        "agent" => {
-            let sandbox = autodream_agent::landlock_status();
+        "api" | "agent" => {
+            let sandbox = autodream_llm::landlock_status();
             outln!(
-                "sandbox   {sandbox} (without it, the agent's tools rely on their own path checks alone)"
+                "sandbox   {sandbox} (without it, the API engine's tools rely on their own path checks alone)"
             )?;
         }
         "claude" => {
-            let sandbox = autodream_agent::landlock_status();
+            let sandbox = autodream_llm::landlock_status();
             outln!(
                 "sandbox   {sandbox} (without it, only the client's own permissions keep its writes in the copy)"
             )?;

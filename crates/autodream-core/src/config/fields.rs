@@ -202,7 +202,7 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         if v.as_str().is_some_and(|s| s.trim().eq_ignore_ascii_case("exec")) {
             return Err(EXEC_RETIRED.into());
         }
-        c.engine = one_of(v, &["offline", "hygiene", "agent", "claude"])?;
+        c.engine = one_of(v, &["offline", "hygiene", "api", "agent", "claude"])?;
         Ok(())
     }),
     ("flags_file", |c, v| {

@@ -27,9 +27,9 @@ pub use crate::paths::state::COST_FILE;
 /// Days kept in the ledger.
 pub const KEEP_DAYS: usize = 62;
 
-/// The engines that spend money.
+/// The engines that spend money (`agent` is the `api` engine's former name).
 pub fn is_llm_engine(name: &str) -> bool {
-    matches!(name, "agent" | "claude")
+    matches!(name, "api" | "agent" | "claude")
 }
 
 /// One day's LLM dreams.
