@@ -151,13 +151,24 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
         return Ok(report); // never written through a link; `check` reports it
     }
     let original = std::fs::read_to_string(&index_path).unwrap_or_default();
-    let listing = list_topic_files(dir).map_err(std::io::Error::other)?;
-    let mut lines: Vec<IndexLine> = Vec::new();
-    let mut linked: BTreeSet<String> = BTreeSet::new();
-    let mut long_notes: Vec<String> = Vec::new();
-    let mut detail_for: BTreeMap<String, Vec<String>> = BTreeMap::new();
-
     // Files linked from the overflow file are indexed too.
+    let mut linked = overflow_links(dir);
+    let rebuilt = rebuild(dir, &original, &mut linked, &mut report);
+    let mut lines = rebuilt.lines;
+    move_details(&root, dir, &rebuilt.detail_for, &rebuilt.long_notes, today, &mut report)?;
+    add_forgotten_topics(dir, &mut lines, &mut linked, &mut report)?;
+    fit_limits(&root, dir, cfg, today, &mut lines, &mut linked, &mut report)?;
+    let new_text = index::render(&lines);
+    if new_text != original {
+        root.write_atomic(INDEX_FILE, new_text.as_bytes())?;
+        report.touched.insert(INDEX_FILE.into());
+    }
+    Ok(report)
+}
+
+/// The topic files the overflow file links to.
+fn overflow_links(dir: &Path) -> BTreeSet<String> {
+    let mut linked = BTreeSet::new();
     if let Ok(text) = std::fs::read_to_string(dir.join(OVERFLOW_FILE)) {
         for l in text.lines() {
             for t in index::link_targets(l) {
@@ -167,8 +178,25 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
             }
         }
     }
+    linked
+}
 
-    for line in index::parse(&original) {
+/// The index's lines after the first pass, and what it took out of them.
+struct Rebuilt {
+    lines: Vec<IndexLine>,
+    /// Notes too long for the index, for the notes file.
+    long_notes: Vec<String>,
+    /// Hooks too long for the index, by topic file: their full text goes there.
+    detail_for: BTreeMap<String, Vec<String>>,
+}
+
+/// The index's lines without dangling or repeated pointers and with hooks and notes within
+/// the limits (what was cut goes to the topic file or the notes file), blank runs folded.
+fn rebuild(dir: &Path, original: &str, linked: &mut BTreeSet<String>, report: &mut HygieneReport) -> Rebuilt {
+    let mut lines: Vec<IndexLine> = Vec::new();
+    let mut long_notes: Vec<String> = Vec::new();
+    let mut detail_for: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in index::parse(original) {
         match line {
             IndexLine::Entry { title, file, hook } => {
                 let Some(rel) = index::resolve_target(dir, &file) else {
@@ -208,21 +236,34 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
         }
     }
 
-    for (rel, hooks) in &detail_for {
+    Rebuilt { lines, long_notes, detail_for }
+}
+
+/// A long hook's full text goes into its topic file (when not there yet), long notes into the
+/// notes file.
+fn move_details(
+    root: &MemoryRoot,
+    dir: &Path,
+    detail_for: &BTreeMap<String, Vec<String>>,
+    long_notes: &[String],
+    today: jiff::civil::Date,
+    report: &mut HygieneReport,
+) -> std::io::Result<()> {
+    for (rel, hooks) in detail_for {
         let topic_text = std::fs::read_to_string(dir.join(rel)).unwrap_or_default();
         let missing: Vec<String> =
             hooks.iter().filter(|h| !topic_text.contains(h.as_str())).cloned().collect();
         if !missing.is_empty() {
-            append_to_topic(&root, rel, "", &missing, today, "reference", "")?;
+            append_to_topic(root, rel, "", &missing, today, "reference", "")?;
             report.touched.insert(rel.clone());
         }
     }
     if !long_notes.is_empty() {
         append_to_topic(
-            &root,
+            root,
             NOTES_FILE,
             "Notes from the index",
-            &long_notes,
+            long_notes,
             today,
             "reference",
             "long notes moved out of MEMORY.md",
@@ -230,10 +271,18 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
         report.touched.insert(NOTES_FILE.into());
     }
 
-    // Topic files the index forgot.
+    Ok(())
+}
+
+/// An entry for every topic file the index forgot.
+fn add_forgotten_topics(
+    dir: &Path,
+    lines: &mut Vec<IndexLine>,
+    linked: &mut BTreeSet<String>,
+    report: &mut HygieneReport,
+) -> std::io::Result<()> {
     let mut topics: Vec<String> = list_topic_files(dir).map_err(std::io::Error::other)?.topics;
     topics.sort();
-    let _ = listing;
     for rel in topics {
         if linked.contains(&rel) || rel == OVERFLOW_FILE {
             continue;
@@ -247,12 +296,25 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
         lines.push(IndexLine::Entry { title, file: rel, hook });
     }
 
-    // Limits: move the least recently updated entries to the overflow file.
+    Ok(())
+}
+
+/// Within the index's limits: the least recently updated entries move to the overflow file,
+/// with one pointer to it in their place.
+fn fit_limits(
+    root: &MemoryRoot,
+    dir: &Path,
+    cfg: &Config,
+    today: jiff::civil::Date,
+    lines: &mut Vec<IndexLine>,
+    linked: &mut BTreeSet<String>,
+    report: &mut HygieneReport,
+) -> std::io::Result<()> {
     let fits = |lines: &[IndexLine]| {
         let m = index::measure(&index::render(lines));
         m.lines <= cfg.index_max_lines && m.units <= cfg.index_max_units
     };
-    if !fits(&lines) {
+    if !fits(lines) {
         let mut candidates: Vec<(String, jiff::Timestamp, usize)> = lines
             .iter()
             .enumerate()
@@ -278,7 +340,7 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
         let mut moved: Vec<IndexLine> = Vec::new();
         let pointer_hook = |n: usize| format!("{n} less recently updated topics");
         for (file, _, _) in candidates {
-            if fits(&lines) {
+            if fits(lines) {
                 break;
             }
             if let Some(pos) =
@@ -298,7 +360,7 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
             let rendered: Vec<String> =
                 moved.iter().map(|l| l.render().trim_start_matches("- ").to_string()).collect();
             append_to_topic(
-                &root,
+                root,
                 OVERFLOW_FILE,
                 "More topics",
                 &rendered,
@@ -322,12 +384,7 @@ pub fn tidy(dir: &Path, cfg: &Config, today: jiff::civil::Date) -> std::io::Resu
         });
     }
 
-    let new_text = index::render(&lines);
-    if new_text != original {
-        root.write_atomic(INDEX_FILE, new_text.as_bytes())?;
-        report.touched.insert(INDEX_FILE.into());
-    }
-    Ok(report)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -323,6 +323,8 @@ impl Drop for StagingGuard<'_> {
     }
 }
 
+/// Steps 4–9 of a dream, under the lock: wait for idle, gather, stage, dream, tidy and
+/// validate, apply (or show, for a dry run).
 fn dream_body(
     loc: &Locations,
     config: &LoadedConfig,
@@ -348,41 +350,7 @@ fn dream_body(
 
     // 5. Gather the sessions touched since the last dream (and not after "now"), and new
     // daily-log entries.
-    let window = SessionWindow::for_project(
-        loc,
-        cfg.sessions_format,
-        token.prior_mtime,
-        clock.now(),
-        opts.current_session.as_deref(),
-    );
-    let files = window.files().map_err(|e| DreamError::Failed(e.to_string()))?;
-    let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());
-    for f in &files {
-        cancel.check().map_err(|_| DreamError::Cancelled)?;
-        match sessions::parse_session_file(f, cfg.sessions_format) {
-            Ok(p) => parsed.push(p),
-            Err(e) => progress.turn(&format!("skipped {}: {e}", f.id), 0, &[]),
-        }
-    }
-    let cursor = LogCursor::of_last_dream(loc);
-    let (log_entries, new_cursor) = daily_log::read_since(&loc.memory_dir, cursor.as_ref())
-        .map_err(|e| DreamError::Failed(e.to_string()))?;
-    let skipped: usize = parsed.iter().map(|p| p.skipped_lines).sum();
-    progress.update(|t| t.sessions_reviewing = parsed.len());
-    progress.turn(
-        &format!(
-            "Reviewing {} sessions and {} daily-log entries{}",
-            parsed.len(),
-            log_entries.len(),
-            if skipped > 0 {
-                format!(" ({skipped} unreadable transcript lines skipped)")
-            } else {
-                String::new()
-            }
-        ),
-        0,
-        &[],
-    );
+    let input = gather(loc, cfg, clock, opts, token, progress)?;
 
     // 6. Stage a copy of the memory directory.
     let staging =
@@ -395,22 +363,15 @@ fn dream_body(
         memory_dir: &loc.memory_dir,
         sessions_dir: &loc.sessions_dir,
         project_dir: &loc.project_dir,
-        sessions: &parsed,
-        log_entries: &log_entries,
+        sessions: &input.sessions,
+        log_entries: &input.log_entries,
         last_consolidated_at: token.prior_mtime.map(from_system_time),
         now: clock.now(),
         config: cfg,
         progress,
         cancel,
     };
-    let summary = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| opts.engine.dream(&ctx))) {
-        Ok(Ok(s)) => s,
-        Ok(Err(EngineError::Cancelled)) => return Err(DreamError::Cancelled),
-        Ok(Err(e)) => {
-            return Err(DreamError::Failed(format!("the {} engine failed: {e}", opts.engine.name())));
-        }
-        Err(_) => return Err(DreamError::Failed(format!("the {} engine crashed", opts.engine.name()))),
-    };
+    let summary = run_engine(opts, &ctx)?;
     cancel.check().map_err(|_| DreamError::Cancelled)?;
 
     // 8. Tidy the copy, and validate it.
@@ -424,28 +385,120 @@ fn dream_body(
 
     // 9. Apply the changes under the journal, or show them for a dry run.
     let planned = transaction::plan(&staging);
-    let message_for = |n: usize| improved_message(n);
     if opts.dry_run {
-        // A dry run refuses what the apply would refuse: a change through a symbolic link.
-        transaction::check_plan(loc, &planned).map_err(|e| DreamError::Failed(e.to_string()))?;
-        let files: Vec<String> = planned.iter().map(|p| p.path.clone()).collect();
-        let diff = transaction::plan_diff(&planned);
-        let memory_files = files.iter().filter(|f| !is_engine_data(f)).count();
-        let message = if memory_files == 0 {
-            message_for(0)
-        } else {
-            improved_message(memory_files).replacen("Improved", "Would improve", 1)
-        };
-        return Ok(DreamOutcome {
-            task: progress.snapshot(),
-            files,
-            conflicts: vec![],
-            diff: Some(diff),
-            summary,
-            message,
-        });
+        return dry_run_outcome(loc, progress, &planned, summary);
     }
     cancel.check().map_err(|_| DreamError::Cancelled)?;
+    let dreaming = Dreaming { loc, cfg, clock, opts, token, progress };
+    apply(dreaming, &staging, planned, summary, input)
+}
+
+/// What a dream reads: the sessions since the last dream, parsed, and the new log entries.
+struct Gathered {
+    sessions: Vec<ParsedSession>,
+    log_entries: Vec<daily_log::LogEntry>,
+    /// Where this dream stops reading the logs.
+    new_cursor: Option<LogCursor>,
+}
+
+/// Step 5: the sessions touched since the last dream (and not after "now"), parsed (an
+/// unreadable one is skipped and said), and the daily-log entries since the last cursor.
+fn gather(
+    loc: &Locations,
+    cfg: &crate::config::Config,
+    clock: Clock,
+    opts: &DreamOptions<'_>,
+    token: &LockToken,
+    progress: &TaskProgress,
+) -> Result<Gathered, DreamError> {
+    let window = SessionWindow::for_project(
+        loc,
+        cfg.sessions_format,
+        token.prior_mtime,
+        clock.now(),
+        opts.current_session.as_deref(),
+    );
+    let files = window.files().map_err(|e| DreamError::Failed(e.to_string()))?;
+    let mut parsed: Vec<ParsedSession> = Vec::with_capacity(files.len());
+    for f in &files {
+        opts.cancel.check().map_err(|_| DreamError::Cancelled)?;
+        match sessions::parse_session_file(f, cfg.sessions_format) {
+            Ok(p) => parsed.push(p),
+            Err(e) => progress.turn(&format!("skipped {}: {e}", f.id), 0, &[]),
+        }
+    }
+    let cursor = LogCursor::of_last_dream(loc);
+    let (log_entries, new_cursor) = daily_log::read_since(&loc.memory_dir, cursor.as_ref())
+        .map_err(|e| DreamError::Failed(e.to_string()))?;
+    let skipped: usize = parsed.iter().map(|p| p.skipped_lines).sum();
+    progress.update(|t| t.sessions_reviewing = parsed.len());
+    let skipped =
+        if skipped > 0 { format!(" ({skipped} unreadable transcript lines skipped)") } else { String::new() };
+    progress.turn(
+        &format!("Reviewing {} sessions and {} daily-log entries{skipped}", parsed.len(), log_entries.len()),
+        0,
+        &[],
+    );
+    Ok(Gathered { sessions: parsed, log_entries, new_cursor })
+}
+
+/// Step 7: the engine dreams on the copy; a panic in it is a failed dream, not a crash.
+fn run_engine(opts: &DreamOptions<'_>, ctx: &DreamContext<'_>) -> Result<EngineSummary, DreamError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| opts.engine.dream(ctx))) {
+        Ok(Ok(s)) => Ok(s),
+        Ok(Err(EngineError::Cancelled)) => Err(DreamError::Cancelled),
+        Ok(Err(e)) => Err(DreamError::Failed(format!("the {} engine failed: {e}", opts.engine.name()))),
+        Err(_) => Err(DreamError::Failed(format!("the {} engine crashed", opts.engine.name()))),
+    }
+}
+
+/// Step 9 of a dry run: what would change, refused where the apply would refuse it.
+fn dry_run_outcome(
+    loc: &Locations,
+    progress: &TaskProgress,
+    planned: &[transaction::Planned],
+    summary: EngineSummary,
+) -> Result<DreamOutcome, DreamError> {
+    // A dry run refuses what the apply would refuse: a change through a symbolic link.
+    transaction::check_plan(loc, planned).map_err(|e| DreamError::Failed(e.to_string()))?;
+    let files: Vec<String> = planned.iter().map(|p| p.path.clone()).collect();
+    let memory_files = files.iter().filter(|f| !is_engine_data(f)).count();
+    let message = if memory_files == 0 {
+        improved_message(0)
+    } else {
+        improved_message(memory_files).replacen("Improved", "Would improve", 1)
+    };
+    Ok(DreamOutcome {
+        task: progress.snapshot(),
+        files,
+        conflicts: vec![],
+        diff: Some(transaction::plan_diff(planned)),
+        summary,
+        message,
+    })
+}
+
+/// What every step of a dream under the lock works with.
+#[derive(Clone, Copy)]
+struct Dreaming<'a> {
+    loc: &'a Locations,
+    cfg: &'a crate::config::Config,
+    clock: Clock,
+    opts: &'a DreamOptions<'a>,
+    token: &'a LockToken,
+    progress: &'a TaskProgress,
+}
+
+/// Step 9: the changes applied under the journal and recorded; the log cursor moved; the
+/// index mirrored into AGENTS.md / GEMINI.md.
+fn apply(
+    dreaming: Dreaming<'_>,
+    staging: &transaction::Staging,
+    planned: Vec<transaction::Planned>,
+    summary: EngineSummary,
+    input: Gathered,
+) -> Result<DreamOutcome, DreamError> {
+    let Dreaming { loc, cfg, clock, opts, token, progress } = dreaming;
     let manifest = Manifest {
         task: progress.snapshot().id,
         engine: opts.engine.name().to_string(),
@@ -457,11 +510,11 @@ fn dream_body(
         undo_of: None,
         tokens: summary.tokens,
         cost_usd: summary.cost_usd,
-        sessions_reviewed: parsed.len(),
+        sessions_reviewed: input.sessions.len(),
     };
-    let applied = transaction::apply(loc, &staging, planned, manifest)
-        .map_err(|e| DreamError::Failed(e.to_string()))?;
-    if let Some(c) = new_cursor
+    let applied =
+        transaction::apply(loc, staging, planned, manifest).map_err(|e| DreamError::Failed(e.to_string()))?;
+    if let Some(c) = input.new_cursor
         && opts.consolidates
     {
         let _ = c.save(loc);
@@ -469,7 +522,7 @@ fn dream_body(
     let files: Vec<String> = applied.changes.iter().map(|c| c.path.clone()).collect();
     // Engine data is applied like any file but is not memory the agent reads.
     let memory_files = files.iter().filter(|f| !is_engine_data(f)).count();
-    let mut message = message_for(memory_files);
+    let mut message = improved_message(memory_files);
     if !applied.conflicts.is_empty() {
         message.push_str(&format!(
             " ({} kept as conflicts: {})",
