@@ -65,9 +65,10 @@ pub enum Command {
     /// The background worker started by `hook` (internal)
     #[command(name = "__worker", hide = true)]
     Worker(commands::worker::WorkerArgs),
-    /// The detached extractor started by the Stop hook (internal)
-    #[command(name = "__extract", hide = true)]
-    Extract(commands::extract::ExtractArgs),
+    /// The detached per-turn capture started by the Stop hook (internal; `__extract` is its
+    /// former name, still run by hook binaries installed before it)
+    #[command(name = "__capture", alias = "__extract", hide = true)]
+    Capture(commands::capture::CaptureArgs),
     /// Run a read-only command under the sandbox (internal, used by the agent engine)
     #[command(name = "__sandbox-exec", hide = true)]
     SandboxExec(commands::sandbox_exec::SandboxExecArgs),
@@ -98,7 +99,7 @@ impl Command {
             Command::Mcp(args) => mcp::run(global, args),
             Command::Daemon(args) => daemon::run(global, args),
             Command::Eval(args) => eval::run(global, args),
-            Command::Extract(args) => extract::run(global, args),
+            Command::Capture(args) => capture::run(global, args),
             Command::Worker(args) => worker::run(global, args),
             Command::SandboxExec(args) => Ok(sandbox_exec::run(args)),
         }
@@ -116,7 +117,7 @@ mod tests {
     /// standard output itself; a new one must be added here with its reason.
     const HIDDEN: &[(&str, &str)] = &[
         ("__worker", "detached by the hook with its output in the worker log; it prints nothing"),
-        ("__extract", "detached by the Stop hook; it notes what happened in the worker log only"),
+        ("__capture", "detached by the Stop hook; it notes what happened in the worker log only"),
         ("__sandbox-exec", "replaces itself with the sandboxed program (exec), which owns the output"),
     ];
 

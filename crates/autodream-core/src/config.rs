@@ -132,7 +132,7 @@ pub struct Config {
     /// US dollars the LLM engines (agent, claude) may spend per local day; 0 = no limit.
     pub max_cost_per_day: f64,
     /// Per-turn extraction at the end of each turn: off | offline | agent.
-    pub extract: values::ExtractMode,
+    pub extract: values::CaptureMode,
     /// `extract = "agent"`: the most output tokens of one request; a run stops asking the
     /// model once it used eight times as many tokens in all.
     pub extract_max_tokens: u32,
@@ -167,7 +167,7 @@ impl Default for Config {
             agent: AgentConfig::default(),
             claude: ClaudeConfig::default(),
             max_cost_per_day: 0.0,
-            extract: values::ExtractMode::Offline,
+            extract: values::CaptureMode::Offline,
             extract_max_tokens: 400,
             dream_window: values::DreamWindow::NIGHT,
             tick_minutes: 15.0,

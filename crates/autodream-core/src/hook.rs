@@ -63,9 +63,9 @@ impl HookInput {
     }
 }
 
-/// The extractor to start: the transcript grew since extraction last read it.
+/// The capture to start: the transcript grew since capture last read it.
 #[derive(Debug)]
-pub struct ExtractPlan {
+pub struct CapturePlan {
     pub locations: Locations,
     pub session: String,
     pub transcript: PathBuf,
@@ -100,7 +100,7 @@ pub fn evaluate(
     input: HookInput,
     located: impl FnOnce(&Locations, Clock),
     announce: impl FnOnce(&str),
-    extract: impl FnOnce(ExtractPlan),
+    extract: impl FnOnce(CapturePlan),
 ) -> Result<Option<WorkerPlan>, HookError> {
     let clock = Clock::from_env()?;
     let mut overrides = opts.path_overrides(|| input.cwd.clone().filter(|c| c.is_dir()));
@@ -127,9 +127,9 @@ pub fn evaluate(
 
     let config = opts.load_config(&locations, Strictness::Lenient)?;
     let current = opts.current_session.clone().or(input.session_id);
-    // Per-turn extraction, at the end of a turn, when the transcript changed: one `stat` and
+    // Per-turn capture, at the end of a turn, when the transcript changed: one `stat` and
     // one small read when nothing did.
-    if let Some(plan) = extract_plan(
+    if let Some(plan) = capture_plan(
         &locations,
         &config,
         input.hook_event_name.as_deref(),
@@ -153,27 +153,26 @@ pub fn evaluate(
     Ok(Some(WorkerPlan { locations, clock, current_session: current, transcript }))
 }
 
-/// Whether this hook starts the extractor: a `Stop` or `SessionEnd` event, extraction on, the
-/// client's auto memory on, and a transcript that changed since extraction last read it.
-fn extract_plan(
+/// Whether this hook starts the capture: a `Stop` or `SessionEnd` event, capture on, the
+/// client's auto memory on, and a transcript that changed since capture last read it.
+fn capture_plan(
     locations: &Locations,
     config: &crate::config::LoadedConfig,
     event: Option<&str>,
     session: Option<&str>,
     transcript: Option<&std::path::Path>,
-) -> Option<ExtractPlan> {
-    let off =
-        config.config.extract == crate::extraction::ExtractMode::Off || config.auto_memory_off.is_some();
+) -> Option<CapturePlan> {
+    let off = config.config.extract == crate::capture::CaptureMode::Off || config.auto_memory_off.is_some();
     // Stop ends a turn; SessionEnd sees the last turn a lagging transcript hid from Stop.
     if !matches!(event, Some("Stop") | Some("SessionEnd")) || off {
         return None;
     }
     let transcript = transcript?;
-    if !crate::extraction::wants_run(locations, transcript) {
+    if !crate::capture::wants_run(locations, transcript) {
         return None;
     }
-    let session = session.map(str::to_string).unwrap_or_else(|| crate::extraction::key_for(transcript));
-    Some(ExtractPlan { locations: locations.clone(), session, transcript: transcript.to_path_buf() })
+    let session = session.map(str::to_string).unwrap_or_else(|| crate::capture::key_for(transcript));
+    Some(CapturePlan { locations: locations.clone(), session, transcript: transcript.to_path_buf() })
 }
 
 /// Whether the client shows this hook event's `systemMessage` to the user: `Stop`, Gemini

@@ -13,12 +13,12 @@
 //! log) is the `autodream-hookproc` crate's.
 
 pub mod agents_md;
+pub mod capture;
 pub mod clock;
 pub mod config;
 pub mod daemon;
 pub mod dream;
 pub mod engine;
-pub mod extraction;
 pub mod gates;
 pub mod hook;
 pub mod hygiene;

@@ -43,7 +43,7 @@ pub mod state {
     /// The running daemon's PID (`daemon::pidfile`).
     pub const DAEMON_PID_FILE: &str = "daemon.pid";
     /// One record and one lock per transcript for per-turn extraction (`extraction`).
-    pub const EXTRACT_DIR: &str = "extract";
+    pub const CAPTURE_DIR: &str = "extract";
     /// What `install` added, so `uninstall` removes exactly that (the setup crate).
     pub const INSTALL_MANIFEST_FILE: &str = "installed.json";
     /// Engine data that dreams change with the memory (the offline engine's record and
@@ -63,7 +63,7 @@ pub mod state {
         ANNOUNCE_FILE,
         DAEMON_STATE_FILE,
         DAEMON_PID_FILE,
-        EXTRACT_DIR,
+        CAPTURE_DIR,
         INSTALL_MANIFEST_FILE,
         ENGINE_DATA_DIR,
     ];

@@ -3,7 +3,7 @@
 //!
 //! The decision (announce once, gates 1–4) is `autodream_core::hook`'s; this crate holds
 //! what only a process does around it: reading the agent's JSON from stdin without ever
-//! blocking it for long ([`read_stdin`]), starting the background worker and the extractor
+//! blocking it for long ([`read_stdin`]), starting the background worker and the capture
 //! detached ([`spawn_detached`]) and appending to the worker's log, `worker.log` in the state folder ([`log_line`]).
 //! Nothing here blocks or fails the agent: every error is swallowed, nothing is printed
 //! while the gates are closed, and stdin is read for at most ~200 ms.
@@ -60,8 +60,8 @@ fn run_inner(parsed: &Parsed, worker_exe: &Path, argument: Option<&str>) {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", serde_json::json!({ "systemMessage": message }));
     };
-    let extract = |plan: hook::ExtractPlan| {
-        let _ = spawn_extractor(worker_exe, opts, &plan);
+    let extract = |plan: hook::CapturePlan| {
+        let _ = spawn_capture(worker_exe, opts, &plan);
     };
     let Ok(Some(plan)) = hook::evaluate(opts, input, located, announce, extract) else {
         return;
@@ -129,7 +129,7 @@ pub fn log_line(loc: &Locations, clock: Clock, msg: &str) {
 /// Starts `exe` with `argv` detached from the caller: a new session (so neither the agent nor
 /// an MCP client waits for it, or takes it down with its process group), stdin empty, stdout
 /// and stderr to `output` (the worker log, or nowhere). Returns the child at once. The one
-/// way autodream starts a process that outlives its caller: the worker, the extractor and a
+/// way autodream starts a process that outlives its caller: the worker, the capture and a
 /// dream requested over MCP.
 pub fn spawn_detached(
     exe: &Path,
@@ -165,9 +165,9 @@ pub fn spawn_worker(exe: &Path, loc: &Locations, clock: Clock, argv: Vec<OsStrin
 }
 
 /// Starts `exe __extract` for the transcript detached (no output kept) and returns at once.
-/// The extractor records what it did in the state folder.
-pub fn spawn_extractor(exe: &Path, opts: &Overrides, plan: &hook::ExtractPlan) -> std::io::Result<()> {
+/// The capture records what it did in the state folder.
+pub fn spawn_capture(exe: &Path, opts: &Overrides, plan: &hook::CapturePlan) -> std::io::Result<()> {
     let mut argv = opts.to_worker_argv(&plan.locations, Some(&plan.session), Some(&plan.transcript));
-    argv[0] = "__extract".into();
+    argv[0] = "__capture".into();
     spawn_detached(exe, argv, None).map(drop)
 }

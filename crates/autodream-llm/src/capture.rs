@@ -21,9 +21,9 @@
 
 use std::collections::HashSet;
 
+use autodream_core::capture::{CaptureError, CaptureRules, Chunk, Emit, FoundTurn};
 use autodream_core::config::Config;
 use autodream_core::engine::TokenUsage;
-use autodream_core::extraction::{Chunk, Emit, ExtractionError, Extractor, FoundTurn};
 use autodream_core::memdir::daily_log;
 use autodream_offline::coding::said::Said;
 use autodream_offline::extract_turns::OfflineExtractor;
@@ -196,8 +196,8 @@ fn ask(
     (response.usage, chosen)
 }
 
-impl Extractor for LlmCapture {
-    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, ExtractionError> {
+impl CaptureRules for LlmCapture {
+    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, CaptureError> {
         let (turns, resume_at) = self.offline.cut(chunk);
         for turn in turns {
             let entries = self.entries(&turn.sentences);

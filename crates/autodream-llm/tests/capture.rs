@@ -1,5 +1,5 @@
 //! Per-turn capture with a model (`extract = "agent"`) against a wiremock server that
-//! speaks the Messages API, through the real bookkeeping (`autodream_core::extraction::run`):
+//! speaks the Messages API, through the real bookkeeping (`autodream_core::capture::run`):
 //! the model chooses among the user's sentences and may not invent one; the request carries
 //! no tools and the configured output budget; what memory or the log holds is not written
 //! again; a failing provider, a missing key and a spent run budget fall back to the offline
@@ -9,8 +9,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use autodream_core::capture::{self, RunReport};
 use autodream_core::config::Config;
-use autodream_core::extraction::{self, RunReport};
 use autodream_core::paths::Locations;
 use autodream_llm::LlmCapture;
 use autodream_offline::extract_turns::OfflineExtractor;
@@ -88,7 +88,7 @@ fn capture(w: &World, config: &Config, env: &dyn Fn(&str) -> Option<String>) -> 
     let now: Zoned = "2026-05-08T13:56:00+00:00[UTC]".parse().unwrap();
     let offline = OfflineExtractor::new(&w.loc.memory_dir, None, now.timestamp(), TimeZone::UTC);
     let mut rules = LlmCapture::new(offline, config, env);
-    let report = extraction::run(&w.loc, &w.transcript, SESSION, &now, &mut rules).unwrap();
+    let report = capture::run(&w.loc, &w.transcript, SESSION, &now, &mut rules).unwrap();
     (report, rules)
 }
 

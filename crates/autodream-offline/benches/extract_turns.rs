@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use autodream_core::extraction::{Chunk, Extractor, FoundTurn};
+use autodream_core::capture::{CaptureRules, Chunk, FoundTurn};
 use autodream_offline::extract_turns::OfflineExtractor;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use jiff::Timestamp;

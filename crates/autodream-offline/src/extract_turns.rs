@@ -30,7 +30,7 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use serde_json::Value;
 
-use autodream_core::extraction::{Chunk, Emit, ExtractionError, Extractor, FoundTurn};
+use autodream_core::capture::{CaptureError, CaptureRules, Chunk, Emit, FoundTurn};
 use autodream_core::memdir::daily_log;
 use autodream_core::memdir::{INDEX_FILE, LOGS_DIR};
 use autodream_core::sessions::{
@@ -265,8 +265,8 @@ impl OfflineExtractor {
     }
 }
 
-impl Extractor for OfflineExtractor {
-    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, ExtractionError> {
+impl CaptureRules for OfflineExtractor {
+    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, CaptureError> {
         let (turns, resume_at) = self.cut(chunk);
         for turn in turns {
             let entries = self.verdict(&turn.sentences);

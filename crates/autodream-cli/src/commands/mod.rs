@@ -1,11 +1,11 @@
 //! One file per subcommand: its `*Args` and its `run`.
 
+pub mod capture;
 pub mod check;
 pub mod daemon;
 pub mod diff;
 pub mod doctor;
 pub mod eval;
-pub mod extract;
 pub mod forget;
 pub mod history;
 pub mod hook;

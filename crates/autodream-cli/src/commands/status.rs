@@ -137,9 +137,9 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
 
 /// Per-turn extraction: the mode, log entries since the last dream, entries written today,
 /// and each session's last extraction.
-fn extraction_summary(ctx: &context::Ctx) -> autodream_core::extraction::Summary {
+fn extraction_summary(ctx: &context::Ctx) -> autodream_core::capture::Summary {
     let today = ctx.clock.now_local().date();
-    autodream_core::extraction::Summary::read(&ctx.locations, ctx.cfg().extract, today)
+    autodream_core::capture::Summary::read(&ctx.locations, ctx.cfg().extract, today)
 }
 
 fn print_extraction(ctx: &context::Ctx) -> std::io::Result<()> {

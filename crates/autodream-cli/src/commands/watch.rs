@@ -41,7 +41,7 @@ fn render(task: Option<&Task>, now: jiff::Timestamp) -> Vec<String> {
 
 /// Per-turn extraction: the mode and totals, then the three most recent sessions.
 fn extraction_lines(ctx: &context::Ctx) -> Vec<String> {
-    let summary = autodream_core::extraction::Summary::read(
+    let summary = autodream_core::capture::Summary::read(
         &ctx.locations,
         ctx.cfg().extract,
         ctx.clock.now_local().date(),

@@ -86,7 +86,7 @@ fn stop_and_settle(env: &Env, transcript: &Path) {
 fn settle(env: &Env, transcript: &Path) {
     let t = transcript.to_str().unwrap();
     let settled = wait_until(Duration::from_secs(20), || {
-        env.run(&["__extract", "--transcript", t, "--current-session", SESSION]).code == 0
+        env.run(&["__capture", "--transcript", t, "--current-session", SESSION]).code == 0
     });
     assert!(settled, "extraction did not settle within 20 s");
 }
@@ -309,4 +309,13 @@ fn a_transcript_written_late_is_read_when_it_appears_and_its_last_turn_at_sessio
         today_log(&env)
     );
     assert_eq!(count(&today_log(&env), "pnpm"), 1, "{}", today_log(&env));
+}
+
+#[test]
+fn the_former_name_of_the_capture_command_still_runs_it() {
+    // A hook binary installed before the rename starts `__extract`.
+    let (env, transcript) = transcript_env(&turns(&[DURABLE]));
+    let t = transcript.to_str().unwrap();
+    env.run(&["__extract", "--transcript", t, "--current-session", SESSION]).assert_code(0);
+    assert!(today_log(&env).contains("We use pnpm in this repo"), "{}", today_log(&env));
 }

@@ -22,7 +22,7 @@ fn extractors_of(transcript: &Path) -> usize {
         .map(|raw| {
             raw.split(|b| *b == 0).map(|w| String::from_utf8_lossy(w).into_owned()).collect::<Vec<_>>()
         })
-        .filter(|words| words.iter().any(|w| w == "__extract") && words.contains(&needle))
+        .filter(|words| words.iter().any(|w| w == "__capture") && words.contains(&needle))
         .count()
 }
 

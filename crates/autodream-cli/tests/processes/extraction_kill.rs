@@ -66,7 +66,7 @@ fn a_sigkilled_extractor_leaves_whole_lines_and_a_rerun_completes_without_duplic
     let path = env.sess.join(format!("{SESSION}.jsonl"));
     write(&path, &transcript(turns));
     let log_path = env.mem.join("logs/2026/05/2026-05-08.md");
-    let args = ["__extract", "--transcript", path.to_str().unwrap(), "--current-session", SESSION];
+    let args = ["__capture", "--transcript", path.to_str().unwrap(), "--current-session", SESSION];
     let count = || entries(&std::fs::read_to_string(&log_path).unwrap_or_default()).len();
     let mut killed_mid_run = 0;
     for k in 1..=kills {

@@ -191,7 +191,7 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         Ok(())
     }),
     ("extract", |c, v| {
-        c.extract = super::values::ExtractMode::parse(&one_of(v, &["off", "offline", "agent"])?)?;
+        c.extract = super::values::CaptureMode::parse(&one_of(v, &["off", "offline", "agent"])?)?;
         Ok(())
     }),
     ("extract_max_tokens", |c, v| {

@@ -14,7 +14,7 @@ use serde::{Serialize, Serializer};
 /// `extract = …` in the configuration.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ExtractMode {
+pub enum CaptureMode {
     /// No per-turn extraction: only dreams read the sessions.
     Off,
     /// The offline engine's rules, no network (the default).
@@ -25,22 +25,22 @@ pub enum ExtractMode {
     Agent,
 }
 
-impl ExtractMode {
+impl CaptureMode {
     /// Reads a configured value.
-    pub fn parse(value: &str) -> Result<ExtractMode, String> {
+    pub fn parse(value: &str) -> Result<CaptureMode, String> {
         match value {
-            "off" => Ok(ExtractMode::Off),
-            "offline" => Ok(ExtractMode::Offline),
-            "agent" => Ok(ExtractMode::Agent),
+            "off" => Ok(CaptureMode::Off),
+            "offline" => Ok(CaptureMode::Offline),
+            "agent" => Ok(CaptureMode::Agent),
             other => Err(format!("{other:?} is not one of off, offline, agent")),
         }
     }
 
     pub fn as_str(self) -> &'static str {
         match self {
-            ExtractMode::Off => "off",
-            ExtractMode::Offline => "offline",
-            ExtractMode::Agent => "agent",
+            CaptureMode::Off => "off",
+            CaptureMode::Offline => "offline",
+            CaptureMode::Agent => "agent",
         }
     }
 }

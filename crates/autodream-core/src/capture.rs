@@ -1,17 +1,17 @@
-//! Per-turn extraction's bookkeeping: where extraction stopped in each transcript, who is
-//! extracting it now, and the loop that reads only the new part and writes to today's log.
+//! Per-turn capture's bookkeeping: where capture stopped in each transcript, who is
+//! capturing it now, and the loop that reads only the new part and writes to today's log.
 //!
 //! At the end of a turn (`Stop`) and of a session (`SessionEnd`), the hook asks [`wants_run`]:
-//! one `stat` of the transcript and one read of a small record, `<state>/extract/<key>.json`.
+//! one `stat` of the transcript and one read of a small record, `<state>/extract/<key>.json` (the folder keeps its first name).
 //! The client writes its transcript asynchronously, so at `Stop` the file may lag the turn or
 //! not exist yet (a session's first turn); `SessionEnd` then catches what `Stop` could not
-//! see, and a transcript not written yet counts as changed: the extractor waits for it
-//! ([`wait_for_transcript`]). Only when the transcript changed since extraction last looked
-//! does the hook start the detached extractor, which calls
-//! [`run`] with the rules of an engine (an [`Extractor`]: the offline engine's are in
+//! see, and a transcript not written yet counts as changed: the capture waits for it
+//! ([`wait_for_transcript`]). Only when the transcript changed since capture last looked
+//! does the hook start the detached capture, which calls
+//! [`run`] with the rules of an engine (a [`CaptureRules`]: the offline engine's are in
 //! `autodream-offline`'s `extract_turns`). The guarantees live here, whatever the rules:
 //!
-//! - **One extractor per transcript.** [`run`] holds an exclusive `flock` on
+//! - **One capture per transcript.** [`run`] holds an exclusive `flock` on
 //!   `extract/<key>.lock` for as long as it works; a second one first waits for it to finish
 //!   ([`wait_for_holder`], up to 10 s: a `SessionEnd` comes right after its `Stop`), then
 //!   reads what is left with what the first wrote known; one that still finds the lock taken
@@ -19,7 +19,7 @@
 //!   place in line (`extract/<key>.wait`, [`claim_wait`]), another leaves at once, so a burst
 //!   of hooks before the client writes a transcript starts no crowd of waiting processes. A turn the
 //!   holder held back as unfinished keeps the record's `seen` before it, so the next hook,
-//!   `SessionEnd` included, starts an extractor for it.
+//!   `SessionEnd` included, starts a capture for it.
 //! - **Only the new part, never twice.** The record keeps the byte offset after the last
 //!   turn written and a fingerprint of the transcript's first bytes. A transcript that is
 //!   shorter than the offset, or whose head changed (rewritten, replaced), is read again from
@@ -43,16 +43,16 @@ use crate::memdir::{MemdirError, MemoryRoot, SafePathError};
 use crate::paths::Locations;
 
 /// The folder under the state folder holding one record (and one lock) per transcript.
-pub use crate::paths::state::EXTRACT_DIR;
+pub use crate::paths::state::CAPTURE_DIR;
 /// How many leading bytes of a transcript its fingerprint covers.
 pub const HEAD_BYTES: u64 = 1024;
 /// How many times [`run`] reads again when the transcript grew while it worked.
 const MAX_PASSES: usize = 8;
 
-pub use crate::config::values::ExtractMode;
+pub use crate::config::values::CaptureMode;
 
 #[derive(Debug, thiserror::Error)]
-pub enum ExtractionError {
+pub enum CaptureError {
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
     #[error(transparent)]
@@ -61,11 +61,11 @@ pub enum ExtractionError {
     Memdir(#[from] MemdirError),
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ExtractionError + '_ {
-    move |source| ExtractionError::Io { path: path.to_path_buf(), source }
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CaptureError + '_ {
+    move |source| CaptureError::Io { path: path.to_path_buf(), source }
 }
 
-/// Where extraction stands in one transcript: `<state>/extract/<key>.json`.
+/// Where capture stands in one transcript: `<state>/extract/<key>.json` (the folder keeps its first name).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// The session id (the suffix of every entry takes its first 8 characters).
@@ -99,30 +99,30 @@ pub fn key_for(transcript: &Path) -> String {
 }
 
 fn record_rel(key: &str) -> PathBuf {
-    Path::new(EXTRACT_DIR).join(format!("{key}.json"))
+    Path::new(CAPTURE_DIR).join(format!("{key}.json"))
 }
 
 fn lock_rel(key: &str) -> PathBuf {
-    Path::new(EXTRACT_DIR).join(format!("{key}.lock"))
+    Path::new(CAPTURE_DIR).join(format!("{key}.lock"))
 }
 
 fn wait_rel(key: &str) -> PathBuf {
-    Path::new(EXTRACT_DIR).join(format!("{key}.wait"))
+    Path::new(CAPTURE_DIR).join(format!("{key}.wait"))
 }
 
-/// The record of a transcript, if any (a damaged one reads as none: extraction starts over,
+/// The record of a transcript, if any (a damaged one reads as none: capture starts over,
 /// and the rules drop what is already written).
 pub fn load(loc: &Locations, key: &str) -> Option<Progress> {
     let bytes = std::fs::read(loc.state_dir().join(record_rel(key))).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
-fn save(root: &MemoryRoot, key: &str, progress: &Progress) -> Result<(), ExtractionError> {
+fn save(root: &MemoryRoot, key: &str, progress: &Progress) -> Result<(), CaptureError> {
     let json = serde_json::to_vec(progress).unwrap_or_default();
     Ok(root.write_atomic(record_rel(key), &json)?)
 }
 
-/// The hook's question: did `transcript` change since extraction last read it? One `stat`
+/// The hook's question: did `transcript` change since capture last read it? One `stat`
 /// and one read of a small file. A transcript the client has not written yet (its folder is
 /// there, the file not) counts as changed; one that cannot be read otherwise does not.
 pub fn wants_run(loc: &Locations, transcript: &Path) -> bool {
@@ -139,16 +139,16 @@ pub fn wants_run(loc: &Locations, transcript: &Path) -> bool {
     meta.len() != seen_size(loc, &key_for(transcript))
 }
 
-/// The one place in line for extracting a transcript, held while an extractor waits (for the
-/// transcript to appear, or for the extractor at work to finish). Released when dropped.
+/// The one place in line for capturing a transcript, held while a capture waits (for the
+/// transcript to appear, or for the capture at work to finish). Released when dropped.
 #[derive(Debug)]
 pub struct WaitSlot {
     _lock: std::fs::File,
 }
 
-/// Takes the place in line for `transcript`; `None` when another extractor already waits
+/// Takes the place in line for `transcript`; `None` when another capture already waits
 /// there: that one will read everything new once it runs, so this one has nothing to do.
-/// At most one extractor waits and one works per transcript, however many hooks fire.
+/// At most one capture waits and one works per transcript, however many hooks fire.
 pub fn claim_wait(loc: &Locations, transcript: &Path) -> Option<WaitSlot> {
     let key = key_for(transcript);
     let root = MemoryRoot::create(&loc.state_dir()).ok()?;
@@ -159,7 +159,7 @@ pub fn claim_wait(loc: &Locations, transcript: &Path) -> Option<WaitSlot> {
     }
 }
 
-/// Waits up to `limit` for another extractor of `transcript` to finish (its lock free), so
+/// Waits up to `limit` for another capture of `transcript` to finish (its lock free), so
 /// that one started meanwhile (a `SessionEnd` right after a `Stop`) reads what the holder read
 /// last, with the rules built after it wrote. `false` when the holder is still there.
 pub fn wait_for_holder(loc: &Locations, transcript: &Path, limit: std::time::Duration) -> bool {
@@ -209,7 +209,7 @@ fn seen_size(loc: &Locations, key: &str) -> u64 {
 
 /// Every transcript's record, newest run first (for `status` and `watch`).
 pub fn all_progress(loc: &Locations) -> Vec<Progress> {
-    let mut out: Vec<Progress> = std::fs::read_dir(loc.state_dir().join(EXTRACT_DIR))
+    let mut out: Vec<Progress> = std::fs::read_dir(loc.state_dir().join(CAPTURE_DIR))
         .into_iter()
         .flatten()
         .flatten()
@@ -220,7 +220,7 @@ pub fn all_progress(loc: &Locations) -> Vec<Progress> {
     out
 }
 
-/// Entries extraction wrote to the log of `today` (they end with `(session …)`).
+/// Entries capture wrote to the log of `today` (they end with `(session …)`).
 pub fn written_on(memory_dir: &Path, today: jiff::civil::Date) -> usize {
     let Ok(text) = std::fs::read_to_string(daily_log::log_path(memory_dir, today)) else { return 0 };
     text.lines().filter(|l| daily_log::split_session_suffix(l).1.is_some()).count()
@@ -231,7 +231,7 @@ pub fn log_entries_since_last_dream(loc: &Locations) -> usize {
     daily_log::count_since(&loc.memory_dir, daily_log::LogCursor::of_last_dream(loc).as_ref())
 }
 
-/// One transcript's last extraction, for `status` and `watch`.
+/// One transcript's last capture, for `status` and `watch`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SessionSummary {
     pub session: String,
@@ -242,21 +242,21 @@ pub struct SessionSummary {
     pub written: usize,
 }
 
-/// What extraction did, for `status` and `watch`.
+/// What capture did, for `status` and `watch`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
-    pub mode: ExtractMode,
+    pub mode: CaptureMode,
     /// Log entries written since the last dream (by anyone): the next dream's input.
     pub log_entries_since_last_dream: usize,
-    /// Entries extraction wrote to today's log.
+    /// Entries capture wrote to today's log.
     pub written_today: usize,
-    /// Every transcript extraction read, the most recent first.
+    /// Every transcript capture read, the most recent first.
     pub sessions: Vec<SessionSummary>,
 }
 
 impl Summary {
     /// Reads the records and the logs; `today` is the local date of the log to count.
-    pub fn read(loc: &Locations, mode: ExtractMode, today: jiff::civil::Date) -> Summary {
+    pub fn read(loc: &Locations, mode: CaptureMode, today: jiff::civil::Date) -> Summary {
         let sessions = all_progress(loc)
             .into_iter()
             .map(|p| SessionSummary {
@@ -295,7 +295,7 @@ impl Summary {
     }
 }
 
-/// The new part of a transcript, whole lines only, as handed to an [`Extractor`].
+/// The new part of a transcript, whole lines only, as handed to a [`CaptureRules`].
 #[derive(Debug)]
 pub struct Chunk<'a> {
     pub text: &'a str,
@@ -306,7 +306,7 @@ pub struct Chunk<'a> {
     /// The transcript was read again from its start (rewritten or truncated).
     pub restarted: bool,
     /// The agent's last turn in `text` is finished (the hook ran at its end); `false` when
-    /// the transcript grew while extraction worked, so its last turn may still be going.
+    /// the transcript grew while capture worked, so its last turn may still be going.
     pub final_turn_complete: bool,
 }
 
@@ -319,22 +319,22 @@ pub struct FoundTurn {
     pub entries: Vec<String>,
 }
 
-/// Where an [`Extractor`] hands each turn it read, as soon as it read it.
-pub type Emit<'a> = dyn FnMut(FoundTurn) -> Result<(), ExtractionError> + 'a;
+/// Where a [`CaptureRules`] hands each turn it read, as soon as it read it.
+pub type Emit<'a> = dyn FnMut(FoundTurn) -> Result<(), CaptureError> + 'a;
 
-/// An engine's extraction rules.
-pub trait Extractor {
+/// An engine's capture rules.
+pub trait CaptureRules {
     /// Reads the turns of `chunk` in order and hands each complete one to `emit` at once,
     /// with the entries to write (what memory or the logs already hold left out: the rules
     /// know how to compare). Returns the offset the next run resumes at: after the last
     /// complete turn (a trailing prompt not answered yet is held back).
-    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, ExtractionError>;
+    fn extract(&mut self, chunk: &Chunk<'_>, emit: &mut Emit<'_>) -> Result<u64, CaptureError>;
 }
 
 /// What one [`run`] did.
 #[derive(Debug, Default, PartialEq)]
 pub struct RunReport {
-    /// Another extractor holds this transcript: nothing was done.
+    /// Another capture holds this transcript: nothing was done.
     pub busy: bool,
     pub turns: usize,
     pub written: usize,
@@ -344,7 +344,7 @@ pub struct RunReport {
 }
 
 /// A transcript's fingerprint: the first `len` bytes, hashed.
-fn fingerprint(file: &mut std::fs::File, len: u64, path: &Path) -> Result<String, ExtractionError> {
+fn fingerprint(file: &mut std::fs::File, len: u64, path: &Path) -> Result<String, CaptureError> {
     let mut buf = vec![0u8; len as usize];
     file.seek(SeekFrom::Start(0)).map_err(io(path))?;
     file.read_exact(&mut buf).map_err(io(path))?;
@@ -359,8 +359,8 @@ pub fn run(
     transcript: &Path,
     session: &str,
     now: &Zoned,
-    rules: &mut dyn Extractor,
-) -> Result<RunReport, ExtractionError> {
+    rules: &mut dyn CaptureRules,
+) -> Result<RunReport, CaptureError> {
     let key = key_for(transcript);
     let root = MemoryRoot::create(&loc.state_dir())?;
     let lock = root.open_append(lock_rel(&key))?;
@@ -404,7 +404,7 @@ pub fn run(
         report.bytes += whole as u64;
         let chunk = Chunk { text: &text, start, session, restarted, final_turn_complete: pass == 0 };
         progress.last_written = 0;
-        let mut emit = |turn: FoundTurn| -> Result<(), ExtractionError> {
+        let mut emit = |turn: FoundTurn| -> Result<(), CaptureError> {
             report.turns += 1;
             let lines: Vec<String> = turn.entries.iter().map(|e| format!("{e} (session {suffix})")).collect();
             if let Some((_, n)) = daily_log::append_all(&loc.memory_dir, now, &lines)? {
@@ -452,10 +452,10 @@ mod tests {
 
     #[test]
     fn every_mode_reads_back_and_an_unknown_one_is_named() {
-        for mode in [ExtractMode::Off, ExtractMode::Offline, ExtractMode::Agent] {
-            assert_eq!(ExtractMode::parse(mode.as_str()), Ok(mode));
+        for mode in [CaptureMode::Off, CaptureMode::Offline, CaptureMode::Agent] {
+            assert_eq!(CaptureMode::parse(mode.as_str()), Ok(mode));
         }
-        let err = ExtractMode::parse("llm").unwrap_err();
+        let err = CaptureMode::parse("llm").unwrap_err();
         assert!(err.contains("\"llm\"") && err.contains("off, offline, agent"), "{err}");
     }
 }
