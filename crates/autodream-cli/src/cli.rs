@@ -69,7 +69,7 @@ pub enum Command {
     /// former name, still run by hook binaries installed before it)
     #[command(name = "__capture", alias = "__extract", hide = true)]
     Capture(commands::capture::CaptureArgs),
-    /// Run a read-only command under the sandbox (internal, used by the agent engine)
+    /// Run a read-only command under the sandbox (internal, used by the API engine's Bash tool)
     #[command(name = "__sandbox-exec", hide = true)]
     SandboxExec(commands::sandbox_exec::SandboxExecArgs),
 }

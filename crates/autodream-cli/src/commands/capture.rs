@@ -1,4 +1,4 @@
-//! `autodream __extract`: the detached capture the Stop hook starts when a transcript grew
+//! `autodream __capture` (formerly `__extract`): the detached capture the Stop hook starts when a transcript grew
 //! (internal). It runs `autodream_core::capture::run` with the offline engine's rules
 //! (`autodream_offline::extract_turns`), or with `extract = "agent"` the model's choice
 //! among the same sentences (`autodream_llm::capture`), and notes a failure, or why the

@@ -50,7 +50,7 @@ pub struct LocomoArgs {
     /// Other LoCoMo files that join the specificity pool (repeatable)
     #[arg(long = "reference", value_name = "FILE")]
     pub references: Vec<PathBuf>,
-    /// The engine that dreams (offline, hygiene or agent)
+    /// The engine that dreams (offline, hygiene, api or claude)
     #[arg(long, value_name = "NAME", default_value = "offline")]
     pub engine: String,
     /// Print one JSON object

@@ -20,7 +20,7 @@ use crate::{context, engines, exit};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The engine: offline (default), hygiene or agent
+    /// The engine: offline (default), hygiene, api (formerly agent) or claude
     #[arg(long, value_name = "NAME")]
     pub engine: Option<String>,
     /// Show the changes as a diff; apply nothing

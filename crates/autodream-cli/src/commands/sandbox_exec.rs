@@ -1,5 +1,5 @@
 //! `autodream __sandbox-exec` (internal): runs a read-only command under the sandbox, for
-//! the agent engine's shell tool.
+//! the API engine's Bash tool.
 
 use clap::Args;
 

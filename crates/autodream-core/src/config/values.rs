@@ -21,7 +21,7 @@ pub enum CaptureMode {
     #[default]
     Offline,
     /// The configured model picks among the user's sentences, with a small token budget;
-    /// only the extractor writes, to the daily log (`autodream-agent`'s `extract`).
+    /// only the extractor writes, to the daily log (`autodream-llm`'s `capture`).
     Agent,
 }
 
