@@ -14,6 +14,7 @@
 #
 # Usage: benches/hook.sh            (AUTODREAM_BIN=path skips the build)
 #        EXTRA_BINS="static=path/to/autodream" benches/hook.sh   (more builds, same rounds)
+#        EXTRA_HOOK_BINS="before=path/to/autodream-hook" benches/hook.sh   (other hook binaries)
 #        RUNS=1000 WARMUP=20 ROUNDS=10 benches/hook.sh   (RUNS in total, over ROUNDS rounds)
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
@@ -29,9 +30,15 @@ setup_layout
 
 # Forty transcripts: the current one (5 s old), two from the last hours, the rest one to
 # forty days old.
+# Each holds a finished turn (a prompt and its answer), as a transcript does when the Stop hook
+# runs: a lone unanswered prompt would be held back by per-turn capture, which then starts
+# again at every hook until the answer is written.
 for i in $(seq 1 40); do
     f="$SESSIONS_DIR/$(session_id "$i").jsonl"
-    printf '{"type":"user","message":{"role":"user","content":"hello"}}\n' >"$f"
+    {
+        printf '{"type":"user","uuid":"u%s","message":{"role":"user","content":"hello"}}\n' "$i"
+        printf '{"type":"assistant","uuid":"a%s","message":{"id":"m%s","role":"assistant","content":[{"type":"text","text":"Hi."}]}}\n' "$i" "$i"
+    } >"$f"
     case "$i" in
     1) set_mtime_ago "$f" 5 ;;
     2 | 3) set_mtime_ago "$f" $((i * 3600)) ;;
@@ -47,6 +54,15 @@ touch "$LOCK"
 expect_first_failed_gate time
 out="$(cd "$PROJECT" && bench_env "$BIN" hook <"$HOOK_JSON" 2>&1)"
 [ -z "$out" ] || die "the hook printed something with its gates closed: $out"
+# That first hook read the current transcript's new turn (per-turn capture, detached); once
+# the capture has recorded it, a hook has nothing new to read: the 99% case timed below.
+record="$STATE_DIR/extract/$CURRENT.json"
+size="$(wc -c <"$SESSIONS_DIR/$CURRENT.jsonl" | tr -d ' ')"
+for _ in $(seq 1 100); do
+    grep -q "\"seen\":$size[,}]" "$record" 2>/dev/null && break
+    sleep 0.05
+done
+grep -q "\"seen\":$size[,}]" "$record" 2>/dev/null || die "per-turn capture did not record the transcript ($record)"
 
 # What the closed-gate hook asks of the kernel: no thread, no event loop (no async
 # runtime), a few dozen system calls. Needs strace; skipped without it.
@@ -73,6 +89,11 @@ extra=()
 for spec in ${EXTRA_BINS:-}; do
     [ -x "${spec#*=}" ] || die "EXTRA_BINS: no executable at ${spec#*=}"
     extra+=(-n "${spec%%=*}: autodream hook" "${spec#*=} hook")
+done
+# Other builds of the small hook binary, run as an installed hook runs it (no arguments).
+for spec in ${EXTRA_HOOK_BINS:-}; do
+    [ -x "${spec#*=}" ] || die "EXTRA_HOOK_BINS: no executable at ${spec#*=}"
+    extra+=(-n "${spec%%=*}: autodream-hook" "${spec#*=}")
 done
 (cd "$PROJECT" && hf_rounds "$BENCH_OUT/hook-closed.json" "$ROUNDS" "$RUNS" "$WARMUP" -N "${input[@]}" \
     -n "${closed_name/autodream hook/autodream-hook}" "$HOOK_BIN" \
@@ -112,7 +133,7 @@ record "autodream-hook closed / sh -c true (-N, mean)" "$(hf_ratio "$f" 0 2)x" "
 record "autodream hook (the full CLI) closed / true (-N, mean)" "$(hf_ratio "$f" 3 1)x" "info" \
     "$(ms "$(hf_stat "$f" 3 mean)") ms; median $(hf_ratio "$f" 3 1 median)x"
 i=4
-for spec in ${EXTRA_BINS:-}; do
+for spec in ${EXTRA_BINS:-} ${EXTRA_HOOK_BINS:-}; do
     record "hook closed / true: ${spec%%=*}" "$(hf_ratio "$f" "$i" 1)x" "<=1.5x" \
         "$(ms "$(hf_stat "$f" "$i" mean)") ms; median $(hf_ratio "$f" "$i" 1 median)x; CPU $(cpu_ratio "$f" "$i" 1)x" \
         "$(hf_ratio "$f" "$i" 1 median)x"
