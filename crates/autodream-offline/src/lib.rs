@@ -162,16 +162,7 @@ impl Engine for OfflineEngine {
             .collect();
         let mut topics =
             Topics { by_slug: oriented.topics.clone(), project: project_name(ctx.project_dir), reserved };
-        let mut people: BTreeSet<String> = topics.by_slug.values().filter_map(|t| t.person.clone()).collect();
-        for st in &gathered.statements {
-            if let gather::Voice::Person(p) = &st.voice {
-                people.insert(p.clone());
-            }
-        }
-        let people: Vec<String> = people.into_iter().collect();
-        // Longest names first, so "Mel" does not cut "Melanie".
-        let mut people_longest = people.clone();
-        people_longest.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        let (people, people_longest) = people_of(&topics, &gathered.statements);
         let scorer = Scorer::new(&people);
         let extracted = extract::extract(&gathered.statements, &mut topics, &people_longest, &scorer);
         let own_texts: BTreeSet<u64> = oriented.facts.iter().map(|f| own_key(&f.text)).collect();
@@ -255,49 +246,19 @@ impl Engine for OfflineEngine {
             .map(|f| f.text.matches(autodream_core::redact::MARKER_PREFIX).count())
             .sum::<usize>();
 
-        // Write topic files and the index.
-        let mut touched: Vec<PathBuf> = Vec::new();
-        let mut new_state = EngineState {
-            version: 1,
-            reviewed_bytes: reviewed_total,
-            dreams: state.as_ref().map_or(0, |s| s.dreams) + 1,
-            files: BTreeMap::new(),
-            priors: facts
-                .iter()
-                .filter(|f| f.context != 1.0)
-                .map(|f| (fact_hash(&f.text), f.context))
-                .collect(),
-        };
-        for (rel, text) in &plan.files {
-            let path = ctx.staging.join(rel);
-            let current = std::fs::read(&path).ok();
-            // Nothing to index and no index yet: an empty MEMORY.md would be noise.
-            if current.is_none() && text.is_empty() {
-                continue;
-            }
-            if current.as_deref() != Some(text.as_bytes()) {
-                write_atomic(&path, text.as_bytes()).map_err(|e| EngineError::io(&path, e))?;
-                touched.push(PathBuf::from(rel));
-            }
-            if rel != INDEX_FILE {
-                let set = new_state.files.entry(rel.clone()).or_default();
-                for line in text.lines().filter(|l| l.starts_with("- ")) {
-                    set.insert(line_hash(line));
-                }
-            }
-        }
-        // The archive.
-        let archive_cap = (ctx.config.memory_budget_max_bytes * ARCHIVE_CAP_FACTOR) as usize;
-        let (archive_files, archive_dropped) =
-            self.archive(ctx.staging, &topics, &facts, &scores, &archived, archive_cap, today);
-        for (rel, text) in archive_files {
-            let path = ctx.staging.join(&rel);
-            let current = std::fs::read(&path).ok();
-            if current.as_deref() != Some(text.as_bytes()) {
-                write_atomic(&path, text.as_bytes()).map_err(|e| EngineError::io(&path, e))?;
-            }
-        }
-        new_state.save(ctx.staging)?;
+        // Write topic files, the index, the archive and the engine's record.
+        let written = self.write(
+            ctx,
+            &plan,
+            &topics,
+            &facts,
+            &scores,
+            &archived,
+            state.as_ref(),
+            reviewed_total,
+            today,
+        )?;
+        let (touched, archive_dropped) = (written.touched, written.archive_dropped);
         if archive_dropped > 0 {
             notes.push(format!(
                 "the archive is full: {archive_dropped} of the least useful archived facts were dropped"
@@ -330,6 +291,91 @@ impl Engine for OfflineEngine {
             notes,
         })
     }
+}
+
+/// What [`OfflineEngine::write`] changed.
+struct Written {
+    /// The memory files written (relative to the staging copy).
+    touched: Vec<PathBuf>,
+    /// Archived facts dropped because the archive is full.
+    archive_dropped: usize,
+}
+
+impl OfflineEngine {
+    /// Writes the plan's topic files and index, the archive and the engine's record into the
+    /// staging copy; returns the memory files it changed.
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &self,
+        ctx: &DreamContext<'_>,
+        plan: &Plan,
+        topics: &Topics,
+        facts: &[Fact],
+        scores: &[Scored],
+        archived: &[usize],
+        state: Option<&EngineState>,
+        reviewed_total: u64,
+        today: jiff::civil::Date,
+    ) -> Result<Written, EngineError> {
+        let mut touched: Vec<PathBuf> = Vec::new();
+        let mut new_state = EngineState {
+            version: 1,
+            reviewed_bytes: reviewed_total,
+            dreams: state.map_or(0, |s| s.dreams) + 1,
+            files: BTreeMap::new(),
+            priors: facts
+                .iter()
+                .filter(|f| f.context != 1.0)
+                .map(|f| (fact_hash(&f.text), f.context))
+                .collect(),
+        };
+        for (rel, text) in &plan.files {
+            let path = ctx.staging.join(rel);
+            let current = std::fs::read(&path).ok();
+            // Nothing to index and no index yet: an empty MEMORY.md would be noise.
+            if current.is_none() && text.is_empty() {
+                continue;
+            }
+            if current.as_deref() != Some(text.as_bytes()) {
+                write_atomic(&path, text.as_bytes()).map_err(|e| EngineError::io(&path, e))?;
+                touched.push(PathBuf::from(rel));
+            }
+            if rel != INDEX_FILE {
+                let set = new_state.files.entry(rel.clone()).or_default();
+                for line in text.lines().filter(|l| l.starts_with("- ")) {
+                    set.insert(line_hash(line));
+                }
+            }
+        }
+        // The archive.
+        let archive_cap = (ctx.config.memory_budget_max_bytes * ARCHIVE_CAP_FACTOR) as usize;
+        let (archive_files, archive_dropped) =
+            self.archive(ctx.staging, topics, facts, scores, archived, archive_cap, today);
+        for (rel, text) in archive_files {
+            let path = ctx.staging.join(&rel);
+            let current = std::fs::read(&path).ok();
+            if current.as_deref() != Some(text.as_bytes()) {
+                write_atomic(&path, text.as_bytes()).map_err(|e| EngineError::io(&path, e))?;
+            }
+        }
+        new_state.save(ctx.staging)?;
+        Ok(Written { touched, archive_dropped })
+    }
+}
+
+/// The people a conversation names (in the topic files and as speakers), sorted, and the same
+/// names longest first, so that "Mel" does not cut "Melanie".
+fn people_of(topics: &Topics, statements: &[gather::Statement]) -> (Vec<String>, Vec<String>) {
+    let mut people: BTreeSet<String> = topics.by_slug.values().filter_map(|t| t.person.clone()).collect();
+    for st in statements {
+        if let gather::Voice::Person(p) = &st.voice {
+            people.insert(p.clone());
+        }
+    }
+    let people: Vec<String> = people.into_iter().collect();
+    let mut people_longest = people.clone();
+    people_longest.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    (people, people_longest)
 }
 
 /// Is this dream's input a coding agent's sessions (no named speakers) rather than a
