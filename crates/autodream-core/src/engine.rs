@@ -38,7 +38,7 @@ pub struct DreamContext<'a> {
     pub cancel: &'a CancelToken,
 }
 
-/// Receives progress events; the lifecycle turns them into `.dream/task.json` updates.
+/// Receives progress events; the lifecycle turns them into updates of `task.json` in the state folder.
 pub trait ProgressSink: Send + Sync {
     /// One step of work (for the agent engine: one assistant message).
     /// `touched` are memory paths (relative to the memory dir) written in this step.

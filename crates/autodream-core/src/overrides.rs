@@ -75,7 +75,7 @@ global_flags! {
     sessions_format: Option<String> => "--sessions-format" "FORMAT", Pass::Sessions;
     /// The current session's id (never counted as a new session)
     current_session: Option<String> => "--current-session" "ID", Pass::Resolved;
-    /// Override a setting: --set min_hours=12 (repeatable; see the README for keys)
+    /// Override a setting: --set min_hours=12 (repeatable; the keys are in docs/configuration.md)
     set: Vec<String> => "--set" "KEY=VALUE", Pass::Value;
 }
 

@@ -2,8 +2,8 @@
 //! daily budget (`max_cost_per_day`) that refuses an LLM dream once today's spend reached it,
 //! and the figures `status` shows.
 //!
-//! Only the LLM engines (`agent`, `claude`) are counted. A dream's cost is the client's own
-//! `total_cost_usd` (claude) or the estimate from the configured prices (agent); a dream that
+//! Only the LLM engines (`api`, formerly `agent`, and `claude`) are counted. A dream's cost is the client's own
+//! `total_cost_usd` (claude) or the estimate from the configured prices (api); a dream that
 //! failed or was stopped is counted too, at the prices, from the tokens it had used. Days are
 //! local calendar days. The ledger is rewritten atomically and keeps the last
 //! [`KEEP_DAYS`] days.
@@ -73,7 +73,7 @@ pub enum CostError {
     Write { path: String, message: String },
 }
 
-/// The estimated cost in US dollars of `usage` at the agent engine's prices (per million).
+/// The estimated cost in US dollars of `usage` at the API engine's prices (per million; the `[agent]` table).
 pub fn estimate_usd(usage: &TokenUsage, prices: &AgentConfig) -> f64 {
     (usage.input as f64 * prices.price_input
         + usage.output as f64 * prices.price_output

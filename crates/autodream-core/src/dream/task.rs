@@ -1,4 +1,4 @@
-//! `.dream/task.json`: the running (or last) dream, observable from other processes.
+//! `task.json` in the state folder: the running (or last) dream, observable from other processes.
 //!
 //! The file is rewritten atomically on every progress event, so `status` and `watch` read a
 //! consistent snapshot. A task marked running whose worker is gone is reported as failed.
@@ -58,7 +58,7 @@ impl TaskTurn {
     }
 }
 
-/// The dream task, as written to `.dream/task.json`.
+/// The dream task, as written to `task.json` in the state folder.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Task {
     pub id: String,
