@@ -379,6 +379,19 @@ impl Locations {
     }
 }
 
+#[cfg(test)]
+impl Locations {
+    /// A test's folders under `dir`: `memory/`, `state/`, sessions in `s/`, the project `dir`.
+    pub(crate) fn under(dir: &Path) -> Locations {
+        Locations {
+            memory_dir: dir.join("memory"),
+            state_dir: dir.join("state"),
+            sessions_dir: dir.join("s"),
+            project_dir: dir.to_path_buf(),
+        }
+    }
+}
+
 /// The memory folder: `--memory-dir`, `AUTODREAM_MEMORY_DIR`, else the client's own.
 fn memory_dir_of(
     overrides: &PathOverrides,

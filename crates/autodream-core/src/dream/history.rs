@@ -87,6 +87,27 @@ impl Manifest {
     }
 }
 
+#[cfg(test)]
+impl Manifest {
+    /// A test's record of the dream `task`, with no changes yet.
+    pub(crate) fn for_test(task: &str) -> Manifest {
+        let now: Timestamp = "2026-05-08T12:00:00Z".parse().unwrap();
+        Manifest {
+            task: task.into(),
+            engine: "test".into(),
+            started_at: now,
+            ended_at: Some(now),
+            summary: String::new(),
+            changes: vec![],
+            conflicts: vec![],
+            undo_of: None,
+            tokens: TokenUsage::default(),
+            cost_usd: None,
+            sessions_reviewed: 0,
+        }
+    }
+}
+
 pub fn history_root(loc: &Locations) -> PathBuf {
     loc.state_dir.join(HISTORY_DIR)
 }

@@ -272,33 +272,6 @@ mod tests {
     use super::*;
     use crate::dream::transaction::{apply, plan, prepare};
     use crate::dream::undo::restore;
-    use jiff::Timestamp;
-
-    fn loc(tmp: &Path) -> Locations {
-        Locations {
-            memory_dir: tmp.join("memory"),
-            state_dir: tmp.join("state"),
-            sessions_dir: tmp.join("s"),
-            project_dir: tmp.to_path_buf(),
-        }
-    }
-
-    fn manifest(task: &str) -> Manifest {
-        let now: Timestamp = "2026-05-08T12:00:00Z".parse().unwrap();
-        Manifest {
-            task: task.into(),
-            engine: "test".into(),
-            started_at: now,
-            ended_at: Some(now),
-            summary: String::new(),
-            changes: vec![],
-            conflicts: vec![],
-            undo_of: None,
-            tokens: Default::default(),
-            cost_usd: None,
-            sessions_reviewed: 0,
-        }
-    }
 
     /// The memory folder's files and their text, sorted.
     type Files = Vec<(String, String)>;
@@ -326,7 +299,7 @@ mod tests {
         std::fs::write(s.work.join("a.md"), "dream a\n").unwrap();
         std::fs::remove_file(s.work.join("b.md")).unwrap();
         std::fs::write(s.work.join("c.md"), "dream c\n").unwrap();
-        apply(l, &s, plan(&s), manifest("t1")).unwrap();
+        apply(l, &s, plan(&s), Manifest::for_test("t1")).unwrap();
         (pre, files(l))
     }
 
@@ -351,7 +324,7 @@ mod tests {
     fn an_undo_stopped_between_two_files_is_finished_by_recovery_and_recorded() {
         for n in 1..=3 {
             let tmp = tempfile::tempdir().unwrap();
-            let l = loc(tmp.path());
+            let l = Locations::under(tmp.path());
             let (pre, post) = dreamt(&l);
             let m = history::find(&l, Some("t1")).unwrap();
             assert!(crash_before_op(n, || restore(&l, &m, "undo-t1", m.started_at, false)), "op {n}");
@@ -375,12 +348,12 @@ mod tests {
     #[test]
     fn a_change_set_stopped_before_its_journal_is_not_recorded_and_leaves_the_memory_alone() {
         let tmp = tempfile::tempdir().unwrap();
-        let l = loc(tmp.path());
+        let l = Locations::under(tmp.path());
         let (_, post) = dreamt(&l);
         let m = history::find(&l, Some("t1")).unwrap();
         // Contents saved, then a crash before the journal: as if the undo never started.
         let contents: Vec<BeforeAfter> = vec![(Some(b"dream a\n".to_vec()), Some(b"old a\n".to_vec()))];
-        let mut undo = manifest("undo-t1");
+        let mut undo = Manifest::for_test("undo-t1");
         undo.undo_of = Some("t1".into());
         undo.changes = vec![m.changes[0].clone()];
         history::record_contents(&l, &undo, &contents).unwrap();
@@ -396,14 +369,14 @@ mod tests {
     #[test]
     fn a_dream_stopped_mid_apply_is_recorded_only_by_the_recovery_that_finishes_it() {
         let tmp = tempfile::tempdir().unwrap();
-        let l = loc(tmp.path());
+        let l = Locations::under(tmp.path());
         std::fs::create_dir_all(&l.memory_dir).unwrap();
         std::fs::write(l.memory_dir.join("a.md"), "old a\n").unwrap();
         std::fs::write(l.memory_dir.join("b.md"), "old b\n").unwrap();
         let s = prepare(&l, "t1").unwrap();
         std::fs::write(s.work.join("a.md"), "dream a\n").unwrap();
         std::fs::write(s.work.join("b.md"), "dream b\n").unwrap();
-        assert!(crash_before_op(2, || apply(&l, &s, plan(&s), manifest("t1"))));
+        assert!(crash_before_op(2, || apply(&l, &s, plan(&s), Manifest::for_test("t1"))));
         assert!(history::list(&l).is_empty());
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("b.md")).unwrap(), "old b\n");
         recover_journal(&l).unwrap().unwrap();
@@ -416,7 +389,7 @@ mod tests {
     #[test]
     fn a_staged_file_whose_bytes_are_not_the_journals_is_never_written() {
         let tmp = tempfile::tempdir().unwrap();
-        let l = loc(tmp.path());
+        let l = Locations::under(tmp.path());
         let (_, post) = dreamt(&l);
         let m = history::find(&l, Some("t1")).unwrap();
         assert!(crash_before_op(1, || restore(&l, &m, "undo-t1", m.started_at, false)));

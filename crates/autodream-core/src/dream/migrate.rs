@@ -90,15 +90,6 @@ mod tests {
     use super::*;
     use std::fs;
 
-    fn loc(tmp: &Path) -> Locations {
-        Locations {
-            memory_dir: tmp.join("memory"),
-            state_dir: tmp.join("state"),
-            sessions_dir: tmp.join("s"),
-            project_dir: tmp.to_path_buf(),
-        }
-    }
-
     fn write(p: &Path, text: &str) {
         fs::create_dir_all(p.parent().unwrap()).unwrap();
         fs::write(p, text).unwrap();
@@ -107,7 +98,7 @@ mod tests {
     #[test]
     fn moves_every_legacy_folder_once_and_keeps_newer_state() {
         let tmp = tempfile::tempdir().unwrap();
-        let l = loc(tmp.path());
+        let l = Locations::under(tmp.path());
         let m = &l.memory_dir;
         write(&m.join("MEMORY.md"), "- [A](a.md) — a\n");
         write(&m.join("a.md"), "a\n");
@@ -140,7 +131,7 @@ mod tests {
     #[test]
     fn a_moved_journal_points_at_the_moved_staging_copy() {
         let tmp = tempfile::tempdir().unwrap();
-        let l = loc(tmp.path());
+        let l = Locations::under(tmp.path());
         let old = l.memory_dir.join(".dream");
         let staged = old.join("staging/t1/work/a.md");
         write(&staged, "new a\n");
@@ -161,7 +152,7 @@ mod tests {
     #[test]
     fn a_link_in_place_of_a_legacy_folder_is_left_alone() {
         let tmp = tempfile::tempdir().unwrap();
-        let l = loc(tmp.path());
+        let l = Locations::under(tmp.path());
         let outside = tmp.path().join("outside");
         write(&outside.join("task.json"), "outside");
         fs::create_dir_all(&l.memory_dir).unwrap();

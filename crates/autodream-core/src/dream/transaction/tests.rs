@@ -4,39 +4,12 @@ use super::*;
 use crate::dream::journal::{BEFORE_APPLY_OP, Journal, JournalOp, recover_journal};
 use crate::dream::undo::restore;
 use crate::lock::LOCK_FILE;
-use jiff::Timestamp;
 use std::os::unix::fs::symlink;
-
-fn loc(tmp: &Path) -> Locations {
-    Locations {
-        memory_dir: tmp.join("memory"),
-        state_dir: tmp.join("state"),
-        sessions_dir: tmp.join("s"),
-        project_dir: tmp.to_path_buf(),
-    }
-}
-
-fn manifest(task: &str) -> Manifest {
-    let now: Timestamp = "2026-05-08T12:00:00Z".parse().unwrap();
-    Manifest {
-        task: task.into(),
-        engine: "test".into(),
-        started_at: now,
-        ended_at: Some(now),
-        summary: String::new(),
-        changes: vec![],
-        conflicts: vec![],
-        undo_of: None,
-        tokens: Default::default(),
-        cost_usd: None,
-        sessions_reviewed: 0,
-    }
-}
 
 #[test]
 fn staging_skips_logs_state_and_lock_and_keeps_links_as_links() {
     let tmp = tempfile::tempdir().unwrap();
-    let l = loc(tmp.path());
+    let l = Locations::under(tmp.path());
     std::fs::create_dir_all(l.memory_dir.join("logs/2026/05")).unwrap();
     std::fs::create_dir_all(l.memory_dir.join(".dream")).unwrap();
     std::fs::write(l.memory_dir.join("MEMORY.md"), "x").unwrap();
@@ -57,7 +30,7 @@ fn staging_skips_logs_state_and_lock_and_keeps_links_as_links() {
 
 /// A memory folder next to an outside folder with a file and a subfolder.
 fn linked_world(tmp: &Path) -> (Locations, PathBuf) {
-    let l = loc(tmp);
+    let l = Locations::under(tmp);
     let outside = tmp.join("outside");
     std::fs::create_dir_all(outside.join("sub")).unwrap();
     std::fs::write(outside.join("target.md"), "outside\n").unwrap();
@@ -140,7 +113,7 @@ fn a_change_through_a_linked_folder_refuses_the_whole_apply() {
     );
     let err = check_plan(&l, &planned).unwrap_err();
     assert!(is_link_error(&err, "linkdir"), "{err}");
-    let err = apply(&l, &s, planned, manifest("t1")).unwrap_err();
+    let err = apply(&l, &s, planned, Manifest::for_test("t1")).unwrap_err();
     assert!(is_link_error(&err, "linkdir"), "{err}");
     assert!(err.to_string().contains("linkdir/sub/b.md"), "the error names the path: {err}");
     assert_eq!(snapshot(&outside), before);
@@ -161,7 +134,7 @@ fn a_changed_file_that_is_a_link_on_disk_is_left_alone() {
         std::fs::write(s.work.join(name), "dream\n").unwrap();
     }
     let before = snapshot(&outside);
-    let applied = apply(&l, &s, plan(&s), manifest("t1")).unwrap();
+    let applied = apply(&l, &s, plan(&s), Manifest::for_test("t1")).unwrap();
     assert_eq!(
         applied.conflicts,
         [
@@ -186,7 +159,7 @@ fn a_conflict_file_is_never_written_through_a_link() {
         let target = if link_to_folder { outside.clone() } else { outside.join("target.md") };
         symlink(&target, l.memory_dir.join("a.md.conflict-t1")).unwrap();
         let before = snapshot(&outside);
-        let err = apply(&l, &s, plan(&s), manifest("t1")).unwrap_err();
+        let err = apply(&l, &s, plan(&s), Manifest::for_test("t1")).unwrap_err();
         assert!(is_link_error(&err, "a.md.conflict-t1"), "{err}");
         assert_eq!(snapshot(&outside), before);
         assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "user a\n");
@@ -215,7 +188,7 @@ fn a_folder_swapped_for_a_link_mid_apply_is_refused_and_the_applied_files_are_pu
             }
         }))
     });
-    let result = apply(&l, &s, planned, manifest("t1"));
+    let result = apply(&l, &s, planned, Manifest::for_test("t1"));
     BEFORE_APPLY_OP.with(|h| *h.borrow_mut() = None);
     let err = result.unwrap_err();
     assert!(is_link_error(&err, "sub"), "{err}");
@@ -284,7 +257,7 @@ fn undo_never_restores_through_a_link() {
         let s = prepare(&l, "t1").unwrap();
         std::fs::write(s.work.join("sub/b.md"), "dream b\n").unwrap();
         std::fs::write(s.work.join("a.md"), "dream a\n").unwrap();
-        apply(&l, &s, plan(&s), manifest("t1")).unwrap();
+        apply(&l, &s, plan(&s), Manifest::for_test("t1")).unwrap();
         // After the dream, the file (or its folder) becomes a link to an outside copy
         // holding exactly what the dream wrote, so the undo's own checks pass.
         if link_to_folder {
@@ -310,7 +283,7 @@ fn undo_never_restores_through_a_link() {
 #[test]
 fn apply_records_history_and_a_write_during_the_dream_survives() {
     let tmp = tempfile::tempdir().unwrap();
-    let l = loc(tmp.path());
+    let l = Locations::under(tmp.path());
     std::fs::create_dir_all(&l.memory_dir).unwrap();
     std::fs::write(l.memory_dir.join("a.md"), "old a\n").unwrap();
     std::fs::write(l.memory_dir.join("b.md"), "old b\n").unwrap();
@@ -322,7 +295,7 @@ fn apply_records_history_and_a_write_during_the_dream_survives() {
     std::fs::write(l.memory_dir.join("b.md"), "user b\n").unwrap();
     let planned = plan(&s);
     assert_eq!(planned.len(), 3);
-    let applied = apply(&l, &s, planned, manifest("t1")).unwrap();
+    let applied = apply(&l, &s, planned, Manifest::for_test("t1")).unwrap();
     assert_eq!(std::fs::read_to_string(l.memory_dir.join("a.md")).unwrap(), "dream a\n");
     assert_eq!(std::fs::read_to_string(l.memory_dir.join("b.md")).unwrap(), "user b\n");
     assert_eq!(std::fs::read_to_string(l.memory_dir.join("b.md.conflict-t1")).unwrap(), "dream b\n");
@@ -340,12 +313,12 @@ fn apply_records_history_and_a_write_during_the_dream_survives() {
 #[test]
 fn undo_refuses_when_files_changed_since() {
     let tmp = tempfile::tempdir().unwrap();
-    let l = loc(tmp.path());
+    let l = Locations::under(tmp.path());
     std::fs::create_dir_all(&l.memory_dir).unwrap();
     std::fs::write(l.memory_dir.join("a.md"), "old\n").unwrap();
     let s = prepare(&l, "t1").unwrap();
     std::fs::write(s.work.join("a.md"), "dream\n").unwrap();
-    apply(&l, &s, plan(&s), manifest("t1")).unwrap();
+    apply(&l, &s, plan(&s), Manifest::for_test("t1")).unwrap();
     std::fs::write(l.memory_dir.join("a.md"), "edited after\n").unwrap();
     let m = history::find(&l, Some("t1")).unwrap();
     let refused = restore(&l, &m, "u1", m.started_at, false).unwrap().unwrap_err();
@@ -358,7 +331,7 @@ fn undo_refuses_when_files_changed_since() {
 #[test]
 fn an_interrupted_apply_rolls_forward() {
     let tmp = tempfile::tempdir().unwrap();
-    let l = loc(tmp.path());
+    let l = Locations::under(tmp.path());
     std::fs::create_dir_all(&l.memory_dir).unwrap();
     std::fs::write(l.memory_dir.join("a.md"), "old a\n").unwrap();
     std::fs::write(l.memory_dir.join("b.md"), "old b\n").unwrap();
