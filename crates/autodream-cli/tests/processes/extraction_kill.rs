@@ -67,7 +67,13 @@ fn a_sigkilled_extractor_leaves_whole_lines_and_a_rerun_completes_without_duplic
     write(&path, &transcript(turns));
     let log_path = env.mem.join("logs/2026/05/2026-05-08.md");
     let args = ["__capture", "--transcript", path.to_str().unwrap(), "--current-session", SESSION];
-    let count = || entries(&std::fs::read_to_string(&log_path).unwrap_or_default()).len();
+    // While the extractor runs, a read can land in the middle of its one append (a reader
+    // does not wait for a write in progress): count the whole lines read so far. After a kill
+    // the log is checked whole.
+    let count = || {
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        entries(&log[..log.rfind('\n').map_or(0, |i| i + 1)]).len()
+    };
     let mut killed_mid_run = 0;
     for k in 1..=kills {
         // Each run is killed once the log holds a further share of the statements: a kill
