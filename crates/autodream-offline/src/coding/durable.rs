@@ -221,7 +221,13 @@ static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static BOUND_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:password|passwd|pwd|passphrase|secret|token|api[ _-]?key|license key)\b(?:\s+(?:is|was)\s+|\s*[=:]\s*)["'`]?([^\s"'`，。,;]+)|(?:密码|密钥|口令|令牌|秘钥)\s*(?:是|为|:|：)?\s*([^\s，。,;]+)"#,
+        r#"(?i)\b(?:password|passwd|pwd|pw|pass|passcode|passphrase|secret|token|api[ _-]?key|license key|creds?|credentials?)\b(?:'s\s+|\s+(?:is|was|are|should be)\s+|\s*[=:]\s*|\s+for\s+(?:\S+\s+){1,3}(?:is|are|=|:)\s+)["'`]?([^\s"'`，。,;]+)|(?:密码|密钥|口令|令牌|秘钥)\s*(?:是|为|:|：)?\s*([^\s，。,;]+)"#,
+    )
+});
+/// A login given as a user and a password: "the admin login is admin / Sunset-42".
+static LOGIN_PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:logins?|log in|sign in|credentials?|creds|user(?:name)?\s*/\s*pass(?:word)?|账号)\b[^.\n]{0,40}?[\w.@-]+\s*/\s*\S{4,}|账号\S{0,10}密码",
     )
 });
 static PERSONAL_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
@@ -272,7 +278,7 @@ pub fn holds_secret(text: &str) -> bool {
             && v.chars().any(|ch| ch.is_ascii_digit() || "-_@!#$%^&*+=".contains(ch))
             && v.chars().any(|ch| ch.is_ascii_alphanumeric())
     });
-    if bound {
+    if bound || LOGIN_PAIR.is_match(text) {
         return true;
     }
     let tokens: Vec<&str> =
@@ -841,6 +847,25 @@ mod tests {
             assert_eq!(judge(s, day(), false), Verdict::Drop(Dropped::Secret), "{s}");
         }
         assert!(!holds_secret("On rev D the SHT40 moved to I2C address 0x45 on the nRF52840."));
+    }
+
+    #[test]
+    fn secrets_said_in_prose_however_the_key_word_is_put_are_never_kept() {
+        for s in [
+            "The staging db pw: Harbor-77-lights, keep it handy.",
+            "Build server pass is Quartz-9-lantern if you need the dashboard.",
+            "The admin login is admin / Sunset-42 on the test box.",
+            "Token's ghx_7hQ2kP9mZ for the deploy bot.",
+            "Creds for the mirror are mirror-bot = Tidal-3-fern.",
+            "测试环境的密码是 Lotus-2026-mist，别外传。",
+        ] {
+            assert!(holds_secret(s), "{s}");
+        }
+        for s in
+            ["The tests pass on CI now that the cache is warm.", "Log in with SSO, never a shared account."]
+        {
+            assert!(!holds_secret(s), "{s}");
+        }
     }
 
     #[test]

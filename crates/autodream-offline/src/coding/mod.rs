@@ -17,9 +17,12 @@
 //!    current facts. Size follows the facts: nothing durable is dropped for a small input,
 //!    and only `memory_budget_max_bytes` bounds the whole.
 
+pub mod candidates;
+pub mod confidence;
 pub mod durable;
 pub mod forget;
 pub mod memo;
+pub mod pasted;
 pub mod provenance;
 pub mod said;
 pub mod subjects;
@@ -38,6 +41,7 @@ use autodream_core::memdir::index::{self, IndexLine};
 use autodream_core::memdir::{INDEX_FILE, write_atomic};
 
 use crate::orient::{ForeignFile, read_foreign_file};
+use confidence::Evidence;
 use durable::{Dropped, Verdict};
 use memo::{Memo, Source};
 use provenance::Provenance;
@@ -85,6 +89,8 @@ struct Tally {
     new: usize,
     merged: usize,
     superseded: usize,
+    /// Candidates under the confidence threshold, held in engine state.
+    held: usize,
     dropped: BTreeMap<Dropped, usize>,
 }
 
@@ -140,8 +146,17 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let taken = foreign.iter().map(|f| f.rel.trim_end_matches(".md").to_string()).collect::<BTreeSet<_>>();
     let mut previous: Option<(SaidIn, usize, String, bool)> = None;
     let mut previous_kept: Option<(SaidIn, usize, Source)> = None;
-    for said in &heard.sentences {
-        let verdict = durable::judge(&said.text, said.date, said.note);
+    let verdicts: Vec<Verdict> =
+        heard.sentences.iter().map(|s| durable::judge(&s.text, s.date, s.note)).collect();
+    // The same statement in several sessions is evidence that it lasts.
+    let said_in = candidates::Heard::new(
+        &record,
+        heard.sentences.iter().zip(&verdicts).filter_map(|(s, v)| match v {
+            Verdict::Keep(k) => Some((k.text.as_str(), &s.source)),
+            Verdict::Drop(_) => None,
+        }),
+    );
+    for (said, verdict) in heard.sentences.iter().zip(verdicts.iter().cloned()) {
         let same_turn = |p: &(SaidIn, usize, String, bool)| p.0 == said.source && p.1 + 1 == said.index;
         let kept = match verdict {
             Verdict::Keep(k) => k,
@@ -204,6 +219,15 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             continue;
         }
+        // Below the threshold: a candidate in engine state, promoted when evidence grows.
+        let evidence =
+            Evidence { sentence: &said.text, index: said.index, form: &said.form, kind: kept.kind };
+        if !candidates::judge(&evidence, said_in.sessions(&kept.text), said.note).admitted {
+            candidates::hold(&mut record, &text, said, &evidence, source);
+            tally.held += 1;
+            continue;
+        }
+        candidates::promoted(&mut record, &text);
         let subject = subjects::subject_of(&text, kept.kind);
         let slug = slot(&mut own_slugs, &taken, subject);
         // A newer statement replaces what older current facts said: the clauses that hold
@@ -244,8 +268,8 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let dropped_total: usize = tally.dropped.values().sum();
     ctx.progress.turn(
         &format!(
-            "Kept {} new facts ({} merged with what memory held, {} superseded); left out {dropped_total} sentences",
-            tally.new, tally.merged, tally.superseded
+            "Kept {} new facts ({} merged with what memory held, {} superseded); held {} candidates under the confidence threshold; left out {dropped_total} sentences",
+            tally.new, tally.merged, tally.superseded, tally.held
         ),
         0,
         &[],
@@ -305,6 +329,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         ));
     }
     record.remember(&memos);
+    candidates::expire(&mut record, today);
     record.save(ctx.staging)?;
 
     let current = memos.iter().filter(|m| m.replaced.is_none()).count();
