@@ -25,6 +25,7 @@ pub mod memo;
 pub mod pasted;
 pub mod provenance;
 pub mod said;
+pub mod secrets;
 pub mod subjects;
 pub mod updates;
 
