@@ -125,18 +125,4 @@ mod tests {
             assert!(!holds_secret(s), "{s}");
         }
     }
-
-    #[test]
-    fn lead_ins_go_meaningful_labels_stay() {
-        assert_eq!(
-            without_lead("Heads up: we moved staging to Fly.io."),
-            ("We moved staging to Fly.io.".into(), false)
-        );
-        assert_eq!(without_lead("No, specs live in spec/."), ("Specs live in spec/.".into(), true));
-        assert_eq!(
-            without_lead("Firmware rule: no malloc after init.").0,
-            "Firmware rule: no malloc after init."
-        );
-        assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
-    }
 }
