@@ -1,6 +1,6 @@
 //! Prints the confidence features of every candidate the rules keep in the given session
 //! transcripts, one JSON object a line: the transcript's file name, the entry's line, the
-//! sentence, the kind the rules gave it, the feature vector and the shipped model's
+//! sentence (those the engine drops as pasted text left out), the kind the rules gave it, the feature vector and the shipped model's
 //! confidence. `scripts/precision/train.py` learns the weights from this output.
 //!
 //! `cargo run --release -p autodream-offline --example features -- SESSION.jsonl …`
@@ -10,6 +10,7 @@ use std::path::Path;
 use autodream_core::sessions::{SessionFormat, parse_session, session_file_for};
 use autodream_offline::coding::confidence::{self, Evidence, MODEL};
 use autodream_offline::coding::durable::{self, Verdict};
+use autodream_offline::coding::pasted;
 use autodream_offline::coding::said::{self, SaidIn};
 
 fn main() {
@@ -30,6 +31,10 @@ fn main() {
         for s in &heard.sentences {
             let Verdict::Keep(kept) = durable::judge(&s.text, s.date, s.note) else { continue };
             let SaidIn::Session { line, .. } = s.source else { continue };
+            // What the engine drops as pasted text is never scored.
+            if pasted::reads_as_pasted(&s.text, &s.form) {
+                continue;
+            }
             let e = Evidence { sentence: &s.text, index: s.index, form: &s.form, kind: kept.kind };
             let row = serde_json::json!({
                 "source": name,

@@ -186,6 +186,9 @@ impl OfflineExtractor {
             }
             // The dream's threshold, on what one session shows: a log entry is what a dream
             // would keep (a dream keeps every sentence of a note).
+            if coding::pasted::reads_as_pasted(&s.text, &s.form) {
+                continue;
+            }
             let evidence = Evidence { sentence: &s.text, index: s.index, form: &s.form, kind: kept.kind };
             if !candidates::judge(&evidence, 1, false).admitted {
                 continue;

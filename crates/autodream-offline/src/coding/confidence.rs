@@ -63,6 +63,8 @@ pub const FEATURES: &[&str] = &[
     "kind_person_or_user",
     "kind_update",
     "symptom",
+    "identifier_subject",
+    "impersonal",
 ];
 
 /// The shipped model: feature names, weights, bias and the threshold chosen for precision.
@@ -232,6 +234,8 @@ pub fn features(e: &Evidence<'_>) -> Vec<f32> {
         flag(matches!(e.kind, Kind::Person | Kind::User)),
         flag(e.kind == Kind::Update),
         flag(SYMPTOM.is_match(s)),
+        flag(pasted::about_a_symbol(s)),
+        flag(words >= 12 && !FIRST_I.is_match(s) && !FIRST_WE.is_match(s) && !SECOND.is_match(s)),
     ]
 }
 

@@ -60,6 +60,8 @@ pub enum Dropped {
     Secret,
     /// Nothing in it a later session could use.
     NotDurable,
+    /// Review or explanation text the user pasted, not their own words.
+    Pasted,
 }
 
 /// A sentence judged worth keeping.

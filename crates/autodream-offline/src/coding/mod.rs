@@ -220,6 +220,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             continue;
         }
+        // Review or explanation text pasted in: never the user's own statement.
+        if !said.note && pasted::reads_as_pasted(&said.text, &said.form) {
+            *tally.dropped.entry(Dropped::Pasted).or_default() += 1;
+            continue;
+        }
         // Below the threshold: a candidate in engine state, promoted when evidence grows.
         let evidence =
             Evidence { sentence: &said.text, index: said.index, form: &said.form, kind: kept.kind };
@@ -345,6 +350,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 Dropped::Status => "status reports",
                 Dropped::Secret => "holding secrets",
                 Dropped::NotDurable => "not durable",
+                Dropped::Pasted => "pasted review or explanation text",
             };
             format!("{n} {what}")
         })

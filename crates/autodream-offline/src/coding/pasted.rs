@@ -38,6 +38,8 @@ pub struct TurnForm {
     pub sentences: usize,
     /// Sentences that ask.
     pub questions: usize,
+    /// Sentences with a person in them (I, we, you): typed to the agent, not about the code.
+    pub personal: usize,
     /// Word tokens, and those of them that are identifiers (camelCase, snake_case, calls,
     /// paths, code spans).
     pub tokens: usize,
@@ -54,6 +56,20 @@ impl TurnForm {
         self.chars > 600 || self.paragraphs >= 3
     }
 }
+
+/// A sentence about a code symbol, the way a review or an explanation is written: its subject
+/// is an identifier ("parseConfig() returns …", "The `retry_loop` helper is …").
+pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant))?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles)\b",
+    )
+    .expect("valid regex")
+});
+/// A person in a sentence: the user, the team, the agent.
+static PERSON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us|you|your|let'?s)\b|我|你")
+        .expect("valid regex")
+});
 
 /// A line or file position.
 static LINE_REF: LazyLock<Regex> = LazyLock::new(|| {
@@ -133,6 +149,9 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
         if ASKS.is_match(sentence) {
             form.questions += 1;
         }
+        if PERSON.is_match(sentence) {
+            form.personal += 1;
+        }
     }
     for token in prose.split_whitespace() {
         form.tokens += 1;
@@ -141,6 +160,22 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
         }
     }
     form
+}
+
+/// Is the sentence about a code symbol ("parseConfig() returns early …")?
+pub fn about_a_symbol(sentence: &str) -> bool {
+    IDENT_SUBJECT.is_match(sentence)
+}
+
+/// Does the sentence read as pasted review or explanation text rather than the user's own
+/// words? Its subject is a code symbol and no person speaks in it, or it cites a line position
+/// beside identifiers. Hand-weighted evidence: a typed instruction names a person or gives an
+/// order; reviews and explanations are written about the code. (A turn of impersonal statements
+/// is not enough: that is how people state project facts too.)
+pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
+    let personal = PERSON.is_match(sentence);
+    (IDENT_SUBJECT.is_match(sentence) && !personal)
+        || (LINE_REF.is_match(sentence) && identifier_share(sentence) > 0.0 && form.line_refs > 0)
 }
 
 /// Is this sentence formal advice or explanation in the third person?
@@ -190,6 +225,38 @@ mod tests {
         assert_eq!((f.paragraphs, f.markup_lines, f.line_refs, f.advice), (1, 0, 0, 0));
         assert!(!f.starts_mid);
         assert!(form("and then the parser gives up on the second file").starts_mid);
+    }
+
+    #[test]
+    fn a_sentence_about_a_code_symbol_reads_as_review_text() {
+        for s in [
+            "parseConfig() returns early when the file is empty.",
+            "The `retry_loop` helper is never awaited.",
+        ] {
+            assert!(about_a_symbol(s), "{s}");
+        }
+        for s in ["We use pnpm for every package.", "Deploys go through the release branch."] {
+            assert!(!about_a_symbol(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn review_text_about_the_code_reads_as_pasted_and_a_typed_rule_does_not() {
+        let review = "The `flushQueue()` helper is called twice on shutdown. This means the last batch \
+                      is written again. close_writer() only checks the first handle.";
+        let f = form(review);
+        let sentences = crate::text::split_sentences(review);
+        // About a symbol, no person in it: pasted. The explanation between is left to the
+        // confidence model (its form: third-person advice in a turn of them).
+        assert!(reads_as_pasted(sentences[0], &f) && reads_as_pasted(sentences[2], &f));
+        assert!(!reads_as_pasted(sentences[1], &f) && is_advice(sentences[1]));
+        let typed = "We keep `flushQueue()` idempotent, never call it from tests. I want that documented.";
+        let f = form(typed);
+        for s in crate::text::split_sentences(typed) {
+            assert!(!reads_as_pasted(s, &f), "{s}");
+        }
+        let line = "Unused variable retryCount at line 88.";
+        assert!(reads_as_pasted(line, &form(line)));
     }
 
     #[test]
