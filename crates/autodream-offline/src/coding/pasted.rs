@@ -65,6 +65,13 @@ pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
+/// Advice as a review tool or a colleague's comment words it ("Consider extracting …").
+static REVIEW_ADVICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?i:consider|it is (?:recommended|suggested|advisable)|it would be (?:better|cleaner|safer) to)\b",
+    )
+    .expect("valid regex")
+});
 /// A person in a sentence: the user, the team, the agent.
 static PERSON: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us|you|your|let'?s)\b|我|你")
@@ -174,7 +181,7 @@ pub fn about_a_symbol(sentence: &str) -> bool {
 /// is not enough: that is how people state project facts too.)
 pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
     let personal = PERSON.is_match(sentence);
-    (IDENT_SUBJECT.is_match(sentence) && !personal)
+    ((IDENT_SUBJECT.is_match(sentence) || REVIEW_ADVICE.is_match(sentence)) && !personal)
         || (LINE_REF.is_match(sentence) && identifier_share(sentence) > 0.0 && form.line_refs > 0)
 }
 
@@ -255,6 +262,8 @@ mod tests {
         for s in crate::text::split_sentences(typed) {
             assert!(!reads_as_pasted(s, &f), "{s}");
         }
+        let advice = "Consider moving the retry loop into a helper so both callers share it.";
+        assert!(reads_as_pasted(advice, &form(advice)));
         let line = "Unused variable retryCount at line 88.";
         assert!(reads_as_pasted(line, &form(line)));
     }

@@ -99,6 +99,7 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
           | (?:at|from)\ \S+\ ?\(                  # a stack frame
           | (?:Traceback|File\ "|goroutine\ \d|panic:|thread\ '|Caused\ by:|Exception\ in|\s*\^)
           | (?:diff\ --git|index\ [0-9a-f]|@@\ |\+\+\+\ |---\ )
+          | [+-](?:\ {2,}|\t)                  # a diff line of indented code
           | (?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b
           | (?:error|warning)(?:\[\w+\])?:
           | \d+→                                # a numbered file listing
@@ -324,6 +325,7 @@ mod tests {
             "$ cargo test",
             "0x7f2d9c8b1e50/ForkPoolWorker-3/trace",
             "at Object.run (index.js:4:7)",
+            "+       // RetryCount is the number of attempts so far",
         ] {
             assert!(is_pasted_line(line), "{line}");
         }
