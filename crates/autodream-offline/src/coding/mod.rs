@@ -28,6 +28,7 @@ pub mod said;
 pub mod secrets;
 pub mod subjects;
 pub mod updates;
+pub mod vocabulary;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -184,9 +185,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             SaidIn::Log { file, line } => Source { from: file.clone(), at: said.at.to_string(), line: *line },
         };
         // The same fact said again: one memo, both sources.
-        if let Some(existing) =
-            memos.iter_mut().find(|m| m.replaced.is_none() && memo::same_fact(&m.text, &text))
-        {
+        if let Some(existing) = memos.iter_mut().find(|m| {
+            m.replaced.is_none()
+                && memo::same_fact(&m.text, &text)
+                && !vocabulary::VOCABULARY.differ_in_value(&m.text, &text)
+        }) {
             if !existing.sources.contains(&source) {
                 existing.sources.push(source);
             }
