@@ -40,6 +40,7 @@ use autodream_core::sessions::{
 use crate::coding::durable::{self, Kind, Verdict};
 use crate::coding::said::{self, Said};
 use crate::coding::{self, memo};
+use crate::coding::{candidates, confidence::Evidence};
 
 /// Tools that write a file the agent names in `file_path` (or `notebook_path`).
 const WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
@@ -181,6 +182,15 @@ impl OfflineExtractor {
             let pronoun = coding::has_pronoun_subject(&kept.text)
                 && !matches!(kept.kind, Kind::Preference | Kind::Correction);
             if kept.refers_back || pronoun || coding::has_hole(&kept.text) {
+                continue;
+            }
+            // The dream's threshold, on what one session shows: a log entry is what a dream
+            // would keep (a dream keeps every sentence of a note).
+            if coding::pasted::reads_as_pasted(&s.text, &s.form) {
+                continue;
+            }
+            let evidence = Evidence { sentence: &s.text, index: s.index, form: &s.form, kind: kept.kind };
+            if !candidates::judge(&evidence, 1, false).admitted {
                 continue;
             }
             let text = daily_log::fold_line(&kept.text);

@@ -3,9 +3,13 @@
 //! Every fact line of a memory file that holds all the words of TEXT, with the sessions
 //! (or daily-log files), times and transcript lines it was learned from, as the offline
 //! engine recorded them. A fact with no record was written by hand or by another engine.
+//! Statements the engine heard but holds back as candidates (under its confidence threshold,
+//! kept in engine state) are listed after them, with their evidence and why they are not
+//! (yet) in memory.
 
 use clap::Args;
 
+use autodream_offline::coding::confidence::MODEL;
 use autodream_offline::coding::provenance;
 
 use crate::commands::print_json;
@@ -30,6 +34,7 @@ pub fn run(global: &GlobalArgs, args: WhyArgs) -> anyhow::Result<u8> {
         return Err(exit::usage("TEXT is empty: give the words of the fact to look for"));
     }
     let found = provenance::find(&ctx.locations.memory_dir, &ctx.locations.engine_data_dir(), &query);
+    let held = provenance::find_candidates(&ctx.locations.engine_data_dir(), &query);
     if args.json {
         print_json(&found)?;
     } else {
@@ -44,8 +49,29 @@ pub fn run(global: &GlobalArgs, args: WhyArgs) -> anyhow::Result<u8> {
             }
         }
     }
-    if found.is_empty() {
+    if !args.json {
+        for c in &held {
+            println!(
+                "not in memory (a candidate): {}\n  confidence {:.2} alone, under the threshold {:.2}; heard in {} session(s), last on {}",
+                c.text,
+                c.confidence,
+                MODEL.threshold,
+                c.sessions.len(),
+                c.last_seen
+            );
+            println!("  for: {}; against: {}", list(&c.for_it), list(&c.against));
+            println!("  it is written once another session says it again");
+            for s in &c.sources {
+                println!("  heard in {} line {} at {}", s.from, s.line, s.at);
+            }
+        }
+    }
+    if found.is_empty() && held.is_empty() {
         anyhow::bail!("no fact in {} holds {query:?}", ctx.locations.memory_dir.display());
     }
     Ok(0)
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() { "nothing notable".to_string() } else { items.join(", ") }
 }

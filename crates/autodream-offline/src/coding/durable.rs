@@ -18,6 +18,8 @@ use jiff::civil::Date;
 use regex::Regex;
 
 use crate::dates;
+
+pub use super::secrets::{holds_secret, looks_random};
 use crate::text::is_cjk;
 
 /// What kind of memory a kept sentence is.
@@ -58,6 +60,8 @@ pub enum Dropped {
     Secret,
     /// Nothing in it a later session could use.
     NotDurable,
+    /// Review or explanation text the user pasted, not their own words.
+    Pasted,
 }
 
 /// A sentence judged worth keeping.
@@ -213,89 +217,6 @@ static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:is|are|was|were|lives?|runs?|listens?|serves?|uses?|goes|go|stays?|has|have|called|named|hosted|stored|kept|points?|holds?|sits?|comes? from|belongs?|means|requires?|needs?|owns?|handles|reviews|approves|manage|live|wrote|exists?)\b|是|在|用|叫|走|归|存|放|跑在|地址|端口|锁在",
     )
 });
-/// A secret word near a value that looks random.
-static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:passwords?|passwd|pwd|passphrase|secrets?|tokens?|api[ _-]?keys?|keys?|credentials?|pat|logins?|log in|sign in|username|user name)\b|密码|密钥|口令|令牌|秘钥|账号",
-    )
-});
-static BOUND_SECRET: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)\b(?:password|passwd|pwd|passphrase|secret|token|api[ _-]?key|license key)\b(?:\s+(?:is|was)\s+|\s*[=:]\s*)["'`]?([^\s"'`，。,;]+)|(?:密码|密钥|口令|令牌|秘钥)\s*(?:是|为|:|：)?\s*([^\s，。,;]+)"#,
-    )
-});
-static PERSONAL_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b[\w.+-]+@(?:gmail|googlemail|yahoo|hotmail|outlook|live|icloud|me|proton(?:mail)?|qq|163|126|aol|gmx|mail|yandex)\.[a-z.]+\b",
-    )
-});
-
-/// Does a token look like a generated secret (mixed letters and digits, long or mixed case)?
-pub fn looks_random(token: &str) -> bool {
-    let t = token.trim_matches(|c: char| !c.is_alphanumeric());
-    if t.len() < 8 {
-        return false;
-    }
-    let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
-    let upper = t.chars().filter(|c| c.is_ascii_uppercase()).count();
-    let lower = t.chars().filter(|c| c.is_ascii_lowercase()).count();
-    if digits == 0 || upper + lower == 0 {
-        return false;
-    }
-    let hexish = t.chars().all(|c| c.is_ascii_hexdigit());
-    // Letter–digit changes: generated strings switch often, names and versions rarely.
-    let kinds: Vec<u8> = t
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| if c.is_ascii_digit() { 0 } else { 1 })
-        .collect();
-    let switches = kinds.windows(2).filter(|w| w[0] != w[1]).count();
-    let dotted = t.contains('.') || t.contains(':');
-    (hexish && t.len() >= 16 && digits >= 4)
-        || (upper > 0 && lower > 0 && digits >= 2 && t.len() >= 10 && switches >= 3)
-        || (!dotted && t.len() >= 20 && upper + lower >= 6 && digits >= 3 && switches >= 6)
-}
-
-/// Does the sentence hold a secret (a value beside a secret word, or a random-looking
-/// credential on its own) or personal data?
-pub fn holds_secret(text: &str) -> bool {
-    if text.contains(autodream_core::redact::MARKER_PREFIX)
-        || PERSONAL_EMAIL.is_match(text)
-        || autodream_core::redact::redact(text).count > 0
-    {
-        return true;
-    }
-    // A value right after a secret word ("the password is hunter2-prod", "密码是 hunter2-prod").
-    let bound = BOUND_SECRET.captures_iter(text).any(|c| {
-        let v = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
-        v.chars().count() >= 6
-            && v.chars().any(|ch| ch.is_ascii_digit() || "-_@!#$%^&*+=".contains(ch))
-            && v.chars().any(|ch| ch.is_ascii_alphanumeric())
-    });
-    if bound {
-        return true;
-    }
-    let tokens: Vec<&str> =
-        text.split(|c: char| c.is_whitespace() || matches!(c, '，' | '：' | '。' | '、')).collect();
-    let worded = SECRET_WORD.is_match(text);
-    tokens.iter().any(|t| {
-        let t = t.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '"' | '\'' | '(' | ')' | '`'));
-        if t.starts_with("0x") || t.contains("://") || t.contains('/') {
-            return false;
-        }
-        if looks_random(t) && (worded || t.len() >= 20) {
-            return true;
-        }
-        // A short password bound to a secret word: `密码 Mall@2026test`, `password is tundra-Hx92-quill`.
-        worded
-            && t.len() >= 8
-            && t.chars().any(|c| c.is_ascii_digit())
-            && t.chars().any(|c| c.is_ascii_alphabetic())
-            && t.chars().any(|c| matches!(c, '@' | '!' | '-' | '_' | '#' | '$' | '%'))
-            && t.chars().any(|c| c.is_ascii_uppercase())
-    })
-}
-
 /// Words in a sentence, CJK counted two characters to a word.
 fn word_count(text: &str) -> usize {
     let latin =
@@ -764,96 +685,4 @@ fn has_value(text: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn day() -> Date {
-        Date::constant(2026, 3, 4)
-    }
-
-    fn kept(s: &str) -> Option<Kind> {
-        match judge(s, day(), false) {
-            Verdict::Keep(k) => Some(k.kind),
-            Verdict::Drop(_) => None,
-        }
-    }
-
-    #[test]
-    fn standing_rules_people_facts_and_dates_are_kept() {
-        let cases = [
-            ("Use yarn, not npm, the repo is on yarn.lock and npm makes a mess of it.", Kind::Preference),
-            ("No, specs live in spec/, we use RSpec.", Kind::Correction),
-            (
-                "Priya is the PM for billing, and anything that touches pricing needs her sign-off on the PR.",
-                Kind::Person,
-            ),
-            ("Dana is our tech lead and she reviews every pull request.", Kind::Person),
-            ("The main branch is called trunk, not main.", Kind::Fact),
-            ("Context: service listens on 8081, Prometheus metrics on 9102.", Kind::Fact),
-            (
-                "CI is Jenkins, job ingestd-pr, console at https://ci.example.internal/job/x if a build fails.",
-                Kind::Reference,
-            ),
-            ("We switched the repo from yarn to pnpm on Friday.", Kind::Update),
-            ("The Q1 code freeze is in two weeks (Wednesday the 18th).", Kind::Date),
-            ("金额一律用 int64 存“分”，全项目禁止用 float64 表示金额。", Kind::Preference),
-            ("王磊是前端负责人，所有合到 main 的 PR 都要他 review。", Kind::Person),
-            ("Always use `bin/rails`, never bare `rails`, we rely on the binstubs.", Kind::Preference),
-            ("We always need to run `make schema` after touching the proto files.", Kind::Preference),
-        ];
-        for (s, kind) in cases {
-            assert_eq!(kept(s), Some(kind), "{s}");
-        }
-    }
-
-    #[test]
-    fn requests_questions_status_and_chatter_are_dropped() {
-        for s in [
-            "Add her as reviewer, handle is @priya-n.",
-            "Pull main and rebase #812 onto it.",
-            "Can you update the README and delete atlantis.yaml?",
-            "webhooks.test.ts failed on CI twice today, can you see if it's flaky or real",
-            "The reminders job blows up in the console.",
-            "Thanks, that's enough.",
-            "ok push it, I'll watch Jenkins",
-            "Remove the sentence at the top of the README.",
-            "Do not change the code yet.",
-            "帮我看看退款回调的日志。",
-            "你看下 internal/refund。",
-            "I need release notes for everything merged since last Monday.",
-            // Real sessions: a step of the plan, and the trouble of the moment.
-            "We need to get back to main, and pull in latest.",
-            "The diff as data has the issue if we now rebase the shadow branch since then the diff would be not correct anymore",
-        ] {
-            assert_eq!(kept(s), None, "{s}");
-        }
-    }
-
-    #[test]
-    fn secrets_and_personal_data_drop_the_sentence() {
-        for s in [
-            "For local testing against staging Kafka, the SASL password is tundra-Hx92-quill.",
-            "admin 测试账号是 admin_qa，密码 Mall@2026test。",
-            "wandb 的 key 是 a9f3c27d18e64b05c2f9e7a1d3b6c8f0e2a4b6c8，你帮我 login 一下。",
-            "Also add the user's personal address dan.kowalski.1989@gmail.com as a test fixture.",
-            "数据库密码是 hunter2-prod，别写进任何文件。",
-        ] {
-            assert_eq!(judge(s, day(), false), Verdict::Drop(Dropped::Secret), "{s}");
-        }
-        assert!(!holds_secret("On rev D the SHT40 moved to I2C address 0x45 on the nRF52840."));
-    }
-
-    #[test]
-    fn lead_ins_go_meaningful_labels_stay() {
-        assert_eq!(
-            without_lead("Heads up: we moved staging to Fly.io."),
-            ("We moved staging to Fly.io.".into(), false)
-        );
-        assert_eq!(without_lead("No, specs live in spec/."), ("Specs live in spec/.".into(), true));
-        assert_eq!(
-            without_lead("Firmware rule: no malloc after init.").0,
-            "Firmware rule: no malloc after init."
-        );
-        assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
-    }
-}
+mod tests;

@@ -280,12 +280,46 @@ pub fn clauses(text: &str) -> Vec<&str> {
     out
 }
 
+/// A continuation, an aside or a list label: not a statement that stands on its own.
+static NOT_A_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[(\[{,;:.…-]|[A-Za-z0-9][).]\s|E\.g\.|I\.e\.|(?:No|Nah|Or|And|But|So|Which|Yeah|Yes|Ok|Okay|Well|Also|Then)\b)")
+        .expect("valid regex")
+});
+
+/// Does the text start as a continuation, an aside or a list label ("Which …", "(note …",
+/// "A) …", "Nah …", "E.g. …")? Such a fact never leads an index hook.
+pub fn is_fragment(text: &str) -> bool {
+    NOT_A_STATEMENT.is_match(text.trim())
+}
+
+/// Does the fact read as a statement on its own: it starts with a capital, a code span, a path
+/// or a CJK character, is no continuation or aside, and points at nothing it does not name?
+pub fn reads_as_statement(text: &str) -> bool {
+    let t = text.trim();
+    let first = t.split_whitespace().next().unwrap_or("");
+    let starts_well =
+        t.chars().next().is_some_and(|c| c.is_uppercase() || c == '`' || crate::text::is_cjk(c))
+            || first.contains(['.', '/', '_']);
+    starts_well && !NOT_A_STATEMENT.is_match(t) && !super::has_hole(t) && !super::has_pronoun_subject(t)
+}
+
 /// The index hook of a topic: the gists of its current memos, newest first, joined with
 /// "; " within `max_chars`.
 pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
     let mut current: Vec<&&Memo> = memos.iter().filter(|m| m.replaced.is_none()).collect();
-    // Standing rules first (what the agent must do or never do), then the newest facts.
-    current.sort_by_key(|m| (std::cmp::Reverse(super::durable::is_rule(&m.text)), std::cmp::Reverse(m.date)));
+    // Readable statements first (the index is loaded into every session: no fragment leads it),
+    // then standing rules (what the agent must do or never do), then what more sessions said,
+    // then the newest facts.
+    current.sort_by_key(|m| {
+        let sessions =
+            m.sources.iter().map(|s| s.from.as_str()).collect::<std::collections::BTreeSet<_>>().len();
+        (
+            std::cmp::Reverse(reads_as_statement(&m.text)),
+            std::cmp::Reverse(super::durable::is_rule(&m.text)),
+            std::cmp::Reverse(sessions),
+            std::cmp::Reverse(m.date),
+        )
+    });
     let mut out = String::new();
     for m in current {
         let room = max_chars.saturating_sub(out.chars().count() + if out.is_empty() { 0 } else { 2 });
@@ -356,6 +390,21 @@ mod tests {
         );
         assert!(h.chars().count() <= 150);
         assert!(!h.contains("npm makes a mess"));
+    }
+
+    #[test]
+    fn hooks_lead_with_statements_that_stand_alone() {
+        let aside = memo("(note the hooks run the latest build every time)", "2026-03-09", None);
+        let label = memo("A) So, I am thinking the cache goes first", "2026-03-09", None);
+        let plain = memo("Release tags are cut from the main branch only", "2026-03-01", None);
+        let h = hook(&[&aside, &label, &plain], 150);
+        assert!(h.starts_with("Release tags are cut from the main branch only"), "{h}");
+        assert!(reads_as_statement("yarn.lock is deleted; use pnpm"));
+        assert!(!reads_as_statement("No don't set it, let's wait"));
+        assert!(!reads_as_statement("which is what the CLI expects"));
+        assert!(is_fragment("(note the hooks run the latest build)") && is_fragment("Nah let's roll back"));
+        assert!(is_fragment("E.g. commit hook, the reviewer runs"));
+        assert!(!is_fragment("Nightly builds run at 02:00 UTC."));
     }
 
     #[test]

@@ -17,13 +17,18 @@
 //!    current facts. Size follows the facts: nothing durable is dropped for a small input,
 //!    and only `memory_budget_max_bytes` bounds the whole.
 
+pub mod candidates;
+pub mod confidence;
 pub mod durable;
 pub mod forget;
 pub mod memo;
+pub mod pasted;
 pub mod provenance;
 pub mod said;
+pub mod secrets;
 pub mod subjects;
 pub mod updates;
+pub mod vocabulary;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -38,6 +43,7 @@ use autodream_core::memdir::index::{self, IndexLine};
 use autodream_core::memdir::{INDEX_FILE, write_atomic};
 
 use crate::orient::{ForeignFile, read_foreign_file};
+use confidence::Evidence;
 use durable::{Dropped, Verdict};
 use memo::{Memo, Source};
 use provenance::Provenance;
@@ -85,6 +91,8 @@ struct Tally {
     new: usize,
     merged: usize,
     superseded: usize,
+    /// Candidates under the confidence threshold, held in engine state.
+    held: usize,
     dropped: BTreeMap<Dropped, usize>,
 }
 
@@ -140,8 +148,17 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let taken = foreign.iter().map(|f| f.rel.trim_end_matches(".md").to_string()).collect::<BTreeSet<_>>();
     let mut previous: Option<(SaidIn, usize, String, bool)> = None;
     let mut previous_kept: Option<(SaidIn, usize, Source)> = None;
-    for said in &heard.sentences {
-        let verdict = durable::judge(&said.text, said.date, said.note);
+    let verdicts: Vec<Verdict> =
+        heard.sentences.iter().map(|s| durable::judge(&s.text, s.date, s.note)).collect();
+    // The same statement in several sessions is evidence that it lasts.
+    let said_in = candidates::Heard::new(
+        &record,
+        heard.sentences.iter().zip(&verdicts).filter_map(|(s, v)| match v {
+            Verdict::Keep(k) => Some((k.text.as_str(), &s.source)),
+            Verdict::Drop(_) => None,
+        }),
+    );
+    for (said, verdict) in heard.sentences.iter().zip(verdicts.iter().cloned()) {
         let same_turn = |p: &(SaidIn, usize, String, bool)| p.0 == said.source && p.1 + 1 == said.index;
         let kept = match verdict {
             Verdict::Keep(k) => k,
@@ -168,9 +185,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             SaidIn::Log { file, line } => Source { from: file.clone(), at: said.at.to_string(), line: *line },
         };
         // The same fact said again: one memo, both sources.
-        if let Some(existing) =
-            memos.iter_mut().find(|m| m.replaced.is_none() && memo::same_fact(&m.text, &text))
-        {
+        if let Some(existing) = memos.iter_mut().find(|m| {
+            m.replaced.is_none()
+                && memo::same_fact(&m.text, &text)
+                && !vocabulary::VOCABULARY.differ_in_value(&m.text, &text)
+        }) {
             if !existing.sources.contains(&source) {
                 existing.sources.push(source);
             }
@@ -204,6 +223,20 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             continue;
         }
+        // Review or explanation text pasted in: never the user's own statement.
+        if !said.note && pasted::reads_as_pasted(&said.text, &said.form) {
+            *tally.dropped.entry(Dropped::Pasted).or_default() += 1;
+            continue;
+        }
+        // Below the threshold: a candidate in engine state, promoted when evidence grows.
+        let evidence =
+            Evidence { sentence: &said.text, index: said.index, form: &said.form, kind: kept.kind };
+        if !candidates::judge(&evidence, said_in.sessions(&kept.text), said.note).admitted {
+            candidates::hold(&mut record, &text, said, &evidence, source);
+            tally.held += 1;
+            continue;
+        }
+        candidates::promoted(&mut record, &text);
         let subject = subjects::subject_of(&text, kept.kind);
         let slug = slot(&mut own_slugs, &taken, subject);
         // A newer statement replaces what older current facts said: the clauses that hold
@@ -244,8 +277,8 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let dropped_total: usize = tally.dropped.values().sum();
     ctx.progress.turn(
         &format!(
-            "Kept {} new facts ({} merged with what memory held, {} superseded); left out {dropped_total} sentences",
-            tally.new, tally.merged, tally.superseded
+            "Kept {} new facts ({} merged with what memory held, {} superseded); held {} candidates under the confidence threshold; left out {dropped_total} sentences",
+            tally.new, tally.merged, tally.superseded, tally.held
         ),
         0,
         &[],
@@ -305,6 +338,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         ));
     }
     record.remember(&memos);
+    candidates::expire(&mut record, today);
     record.save(ctx.staging)?;
 
     let current = memos.iter().filter(|m| m.replaced.is_none()).count();
@@ -319,6 +353,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 Dropped::Status => "status reports",
                 Dropped::Secret => "holding secrets",
                 Dropped::NotDurable => "not durable",
+                Dropped::Pasted => "pasted review or explanation text",
             };
             format!("{n} {what}")
         })

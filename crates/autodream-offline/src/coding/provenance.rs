@@ -26,6 +26,26 @@ pub struct Provenance {
     pub files: BTreeMap<String, String>,
     /// Fact key ([`key_of`]) → where it was learned.
     pub facts: BTreeMap<String, Vec<Source>>,
+    /// Fact key → a statement heard but not (yet) confident enough to be written: kept here,
+    /// in engine state, never in the memory folder (see [`super::candidates`]).
+    #[serde(default)]
+    pub candidates: BTreeMap<String, Candidate>,
+}
+
+/// A statement below the confidence threshold, with its evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub text: String,
+    /// The confidence it had when last heard, alone (one session).
+    pub confidence: f32,
+    /// Sessions (or log files) it was heard in.
+    pub sessions: Vec<String>,
+    pub sources: Vec<Source>,
+    /// The day it was last heard: a candidate not heard again expires.
+    pub last_seen: String,
+    /// The evidence that weighed most for and against it.
+    pub for_it: Vec<String>,
+    pub against: Vec<String>,
 }
 
 impl Provenance {
@@ -81,6 +101,20 @@ pub struct Found {
     pub text: String,
     pub superseded: bool,
     pub sources: Vec<Source>,
+}
+
+/// The candidates held back from memory whose text holds every word of `query`.
+pub fn find_candidates(engine_data: &Path, query: &str) -> Vec<Candidate> {
+    let (record, _) = Provenance::load(engine_data);
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    record
+        .candidates
+        .into_values()
+        .filter(|c| {
+            let lower = c.text.to_lowercase();
+            !words.is_empty() && words.iter().all(|w| lower.contains(w.as_str()))
+        })
+        .collect()
 }
 
 /// The facts of the memory files whose line holds every word of `query`

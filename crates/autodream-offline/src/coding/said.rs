@@ -21,6 +21,8 @@ use regex::Regex;
 use autodream_core::memdir::daily_log::LogEntry;
 use autodream_core::sessions::{ParsedSession, Role, TurnKind};
 
+use super::pasted::{self, TurnForm};
+
 /// Where a sentence was said.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SaidIn {
@@ -43,6 +45,8 @@ pub struct Said {
     pub index: usize,
     /// Every sentence of a daily-log note is kept: the agent chose to write it down.
     pub note: bool,
+    /// The form of the turn the sentence was said in (pasted or typed), for its confidence.
+    pub form: TurnForm,
 }
 
 /// What the gathering saw, for the dream's summary.
@@ -95,6 +99,7 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
           | (?:at|from)\ \S+\ ?\(                  # a stack frame
           | (?:Traceback|File\ "|goroutine\ \d|panic:|thread\ '|Caused\ by:|Exception\ in|\s*\^)
           | (?:diff\ --git|index\ [0-9a-f]|@@\ |\+\+\+\ |---\ )
+          | [+-](?:\ {2,}|\t)                  # a diff line of indented code
           | (?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b
           | (?:error|warning)(?:\[\w+\])?:
           | \d+→                                # a numbered file listing
@@ -231,13 +236,19 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
                 TurnKind::ToolNoise => continue,
             };
             let raw = COMMAND_ARGS_RE.replace_all(&raw, "$1");
+            // What follows an injected block left open is the client's, not the user's.
+            let raw = match pasted::injected_block(&raw) {
+                Some(cut) => &raw[..cut],
+                None => &raw[..],
+            };
             any = true;
             heard.user_turns += 1;
             let at = turn.time.unwrap_or(now);
-            let (prose, dropped) = prose_of(&raw);
+            let (prose, dropped) = prose_of(raw);
             heard.pasted_lines += dropped;
+            let form = pasted::measure(&user_part(raw), &prose, dropped);
             let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
-            push_sentences(&mut heard.sentences, &prose, at, local_date(at, tz), source, false);
+            push_sentences(&mut heard.sentences, &prose, at, local_date(at, tz), source, false, form);
         }
         if any {
             heard.sessions += 1;
@@ -248,7 +259,7 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
         let (prose, dropped) = prose_of(&entry.text);
         heard.pasted_lines += dropped;
         let source = SaidIn::Log { file: entry.file.clone(), line: entry.line };
-        push_sentences(&mut heard.sentences, &prose, entry.at, entry.date, source, true);
+        push_sentences(&mut heard.sentences, &prose, entry.at, entry.date, source, true, TurnForm::default());
     }
     // Oldest first; a turn's sentences stay together and in order.
     heard.sentences.sort_by(|a, b| {
@@ -257,9 +268,31 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
     heard
 }
 
-fn push_sentences(out: &mut Vec<Said>, prose: &str, at: Timestamp, date: Date, source: SaidIn, note: bool) {
+/// The turn without the blocks the client wraps around injected text: what the user sent.
+fn user_part(raw: &str) -> std::borrow::Cow<'_, str> {
+    let text = TAG_BLOCK_RE.replace_all(
+        raw,
+        |c: &regex::Captures<'_>| {
+            if c[1] == c[2] { "\n".to_string() } else { c[0].to_string() }
+        },
+    );
+    match MARKER_RE.replace_all(&text, " ") {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s),
+    }
+}
+
+fn push_sentences(
+    out: &mut Vec<Said>,
+    prose: &str,
+    at: Timestamp,
+    date: Date,
+    source: SaidIn,
+    note: bool,
+    form: TurnForm,
+) {
     for (index, sentence) in crate::text::split_sentences(prose).into_iter().enumerate() {
-        out.push(Said { text: sentence.to_string(), at, date, source: source.clone(), index, note });
+        out.push(Said { text: sentence.to_string(), at, date, source: source.clone(), index, note, form });
     }
 }
 
@@ -292,6 +325,7 @@ mod tests {
             "$ cargo test",
             "0x7f2d9c8b1e50/ForkPoolWorker-3/trace",
             "at Object.run (index.js:4:7)",
+            "+       // RetryCount is the number of attempts so far",
         ] {
             assert!(is_pasted_line(line), "{line}");
         }

@@ -258,6 +258,11 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     if replaced_values(new).iter().any(|v| holds(old, v)) {
         return true;
     }
+    // A new value of a one-value slot ("the pipeline runs on CircleCI" after "CI runs on
+    // Jenkins"), said without a change word.
+    if super::vocabulary::VOCABULARY.replaces(new, old) {
+        return true;
+    }
     if !UPDATE.is_match(new) {
         return false;
     }

@@ -1,0 +1,93 @@
+//! The durable/one-off judgement on sentences written for the tests.
+
+use super::*;
+
+fn day() -> Date {
+    Date::constant(2026, 3, 4)
+}
+
+fn kept(s: &str) -> Option<Kind> {
+    match judge(s, day(), false) {
+        Verdict::Keep(k) => Some(k.kind),
+        Verdict::Drop(_) => None,
+    }
+}
+
+#[test]
+fn standing_rules_people_facts_and_dates_are_kept() {
+    let cases = [
+        ("Use yarn, not npm, the repo is on yarn.lock and npm makes a mess of it.", Kind::Preference),
+        ("No, specs live in spec/, we use RSpec.", Kind::Correction),
+        (
+            "Priya is the PM for billing, and anything that touches pricing needs her sign-off on the PR.",
+            Kind::Person,
+        ),
+        ("Dana is our tech lead and she reviews every pull request.", Kind::Person),
+        ("The main branch is called trunk, not main.", Kind::Fact),
+        ("Context: service listens on 8081, Prometheus metrics on 9102.", Kind::Fact),
+        (
+            "CI is Jenkins, job ingestd-pr, console at https://ci.example.internal/job/x if a build fails.",
+            Kind::Reference,
+        ),
+        ("We switched the repo from yarn to pnpm on Friday.", Kind::Update),
+        ("The Q1 code freeze is in two weeks (Wednesday the 18th).", Kind::Date),
+        ("金额一律用 int64 存“分”，全项目禁止用 float64 表示金额。", Kind::Preference),
+        ("王磊是前端负责人，所有合到 main 的 PR 都要他 review。", Kind::Person),
+        ("Always use `bin/rails`, never bare `rails`, we rely on the binstubs.", Kind::Preference),
+        ("We always need to run `make schema` after touching the proto files.", Kind::Preference),
+    ];
+    for (s, kind) in cases {
+        assert_eq!(kept(s), Some(kind), "{s}");
+    }
+}
+
+#[test]
+fn requests_questions_status_and_chatter_are_dropped() {
+    for s in [
+        "Add her as reviewer, handle is @priya-n.",
+        "Pull main and rebase #812 onto it.",
+        "Can you update the README and delete atlantis.yaml?",
+        "webhooks.test.ts failed on CI twice today, can you see if it's flaky or real",
+        "The reminders job blows up in the console.",
+        "Thanks, that's enough.",
+        "ok push it, I'll watch Jenkins",
+        "Remove the sentence at the top of the README.",
+        "Do not change the code yet.",
+        "帮我看看退款回调的日志。",
+        "你看下 internal/refund。",
+        "I need release notes for everything merged since last Monday.",
+        // Real sessions: a step of the plan, and the trouble of the moment.
+        "We need to get back to main, and pull in latest.",
+        "The diff as data has the issue if we now rebase the shadow branch since then the diff would be not correct anymore",
+    ] {
+        assert_eq!(kept(s), None, "{s}");
+    }
+}
+
+#[test]
+fn secrets_and_personal_data_drop_the_sentence() {
+    for s in [
+        "For local testing against staging Kafka, the SASL password is tundra-Hx92-quill.",
+        "admin 测试账号是 admin_qa，密码 Mall@2026test。",
+        "wandb 的 key 是 a9f3c27d18e64b05c2f9e7a1d3b6c8f0e2a4b6c8，你帮我 login 一下。",
+        "Also add the user's personal address dan.kowalski.1989@gmail.com as a test fixture.",
+        "数据库密码是 hunter2-prod，别写进任何文件。",
+    ] {
+        assert_eq!(judge(s, day(), false), Verdict::Drop(Dropped::Secret), "{s}");
+    }
+    assert!(!holds_secret("On rev D the SHT40 moved to I2C address 0x45 on the nRF52840."));
+}
+
+#[test]
+fn lead_ins_go_meaningful_labels_stay() {
+    assert_eq!(
+        without_lead("Heads up: we moved staging to Fly.io."),
+        ("We moved staging to Fly.io.".into(), false)
+    );
+    assert_eq!(without_lead("No, specs live in spec/."), ("Specs live in spec/.".into(), true));
+    assert_eq!(
+        without_lead("Firmware rule: no malloc after init.").0,
+        "Firmware rule: no malloc after init."
+    );
+    assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
+}

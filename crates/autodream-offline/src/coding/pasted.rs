@@ -1,0 +1,278 @@
+//! What the user typed vs what the user pasted: the form of a whole user turn.
+//!
+//! Line by line, [`super::said::prose_of`] drops what is plainly output (prompts, stack
+//! frames, diff lines, code). What it cannot see line by line is a pasted *document*: a review
+//! comment, an issue or advisory, the agent's own text quoted back. Those read as prose, one
+//! line at a time; as a turn they have a form of their own: long, in several paragraphs, with
+//! headings, bullets or bold markup, formal advice in the third person ("Consider extracting
+//! …", "This means …"), references to lines and files, many identifiers, and often no start
+//! (a turn that begins mid-thought, cut out of something longer). A typed instruction is short,
+//! in the first or second person, and starts at its beginning.
+//!
+//! [`TurnForm`] measures that form; the confidence model ([`super::confidence`]) weighs it with
+//! the sentence's own evidence. Nothing here looks for a particular tool's or project's words.
+//! What the client and its front-ends inject ([`injected_block`]) is removed before any of it.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// The form of one user turn, as numbers the confidence model reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct TurnForm {
+    /// Characters of the turn as the user sent it (wrappers removed).
+    pub chars: usize,
+    /// Non-empty lines.
+    pub lines: usize,
+    /// Blocks separated by blank lines.
+    pub paragraphs: usize,
+    /// Lines dropped line by line as pasted output.
+    pub pasted_lines: usize,
+    /// Lines that are headings, bullets, tables, bold or link markup.
+    pub markup_lines: usize,
+    /// References to a line or a file position ("line 485", "main.go:12", "L40-L52").
+    pub line_refs: usize,
+    /// Sentences of formal advice or explanation in the third person.
+    pub advice: usize,
+    /// Sentences in the turn's prose.
+    pub sentences: usize,
+    /// Sentences that ask.
+    pub questions: usize,
+    /// Sentences with a person in them (I, we, you): typed to the agent, not about the code.
+    pub personal: usize,
+    /// Word tokens, and those of them that are identifiers (camelCase, snake_case, calls,
+    /// paths, code spans).
+    pub tokens: usize,
+    pub identifiers: usize,
+    /// The turn starts mid-thought: lower case, a conjunction, or punctuation first.
+    pub starts_mid: bool,
+    /// Terminal escape sequences or other control characters.
+    pub control: bool,
+}
+
+impl TurnForm {
+    /// The turn is long enough that a single typed instruction is unlikely.
+    pub fn is_long(&self) -> bool {
+        self.chars > 600 || self.paragraphs >= 3
+    }
+}
+
+/// A sentence about a code symbol, the way a review or an explanation is written: its subject
+/// is an identifier ("parseConfig() returns …", "The `retry_loop` helper is …").
+pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant))?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles)\b",
+    )
+    .expect("valid regex")
+});
+/// Advice as a review tool or a colleague's comment words it ("Consider extracting …").
+static REVIEW_ADVICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?i:consider|it is (?:recommended|suggested|advisable)|it would be (?:better|cleaner|safer) to)\b",
+    )
+    .expect("valid regex")
+});
+/// A person in a sentence: the user, the team, the agent.
+static PERSON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us|you|your|let'?s)\b|我|你")
+        .expect("valid regex")
+});
+
+/// A line or file position.
+static LINE_REF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:lines?|ln\.?)\s+\d+|\bL\d+(?:-L?\d+)?\b|\w\.[a-z]{1,5}:\d+|#L\d+")
+        .expect("valid regex")
+});
+/// Formal advice or explanation, written about the code rather than to the agent.
+static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would)|these \w+ (?:are|could|can|may|should)|the (?:\w+ ){1,3}(?:is|are|was|were|does|did|has|returns|calls|uses|contains|should|could|can|may|will) |an? (?:\w+ ){1,3}(?:is|are|can|could|may|should) |(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),)",
+    )
+    .expect("valid regex")
+});
+/// Markup a prompt box does not invite: headings, bullets, tables, bold, links.
+static MARKUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:#{1,6}\s|[-*•]\s|\d{1,2}[.)]\s|\|)|\*\*|\]\(|^\s*>").expect("valid regex")
+});
+/// A start that continues something not shown.
+static MID_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[a-z]|(?:and|but|or|so|which|because|then|also|that)\b|[,;:)\]}.…])")
+        .expect("valid regex")
+});
+/// A sentence that asks.
+static ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\?\s*$|^(?:can|could|would|will|should|is|are|do|does|did|what|why|how|where|when|which|who)\b",
+    )
+    .expect("valid regex")
+});
+/// An identifier: camelCase, snake_case, a call, a path, a code span.
+static IDENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^`|[a-z][A-Z]|\w_\w|\w\(|\(\)|\w[./:]\w|^--?\w|::").expect("valid regex"));
+/// A block the client or a front-end wraps around injected text, even left unclosed.
+static INJECTED_OPEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?s)<(task-notification|system-reminder|system_instruction|system-instruction|local-command-stdout|local-command-caveat|bash-stdout|bash-stderr|bash-input|user-prompt-submit-hook)>.*",
+    )
+    .expect("valid regex")
+});
+
+/// `raw` with an injected block that is never closed cut off where it opens: everything after
+/// `<task-notification>` or `<system_instruction>` is the client's, not the user's.
+pub fn injected_block(raw: &str) -> Option<usize> {
+    INJECTED_OPEN.captures(raw).and_then(|c| {
+        let tag = c.get(1).expect("group").as_str();
+        (!raw.contains(&format!("</{tag}>"))).then(|| c.get(0).expect("match").start())
+    })
+}
+
+/// Measures a turn: `raw` is the turn as the user sent it (wrappers removed), `prose` what
+/// [`super::said::prose_of`] kept of it, `pasted_lines` how many lines it dropped.
+pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
+    let mut form = TurnForm { chars: raw.chars().count(), pasted_lines, ..TurnForm::default() };
+    let mut blank = true;
+    for line in raw.lines() {
+        if line.trim().is_empty() {
+            blank = true;
+            continue;
+        }
+        if blank {
+            form.paragraphs += 1;
+            blank = false;
+        }
+        form.lines += 1;
+        if MARKUP.is_match(line) {
+            form.markup_lines += 1;
+        }
+    }
+    form.line_refs = LINE_REF.find_iter(raw).count();
+    form.control = raw.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'));
+    form.starts_mid = MID_START.is_match(raw.trim_start());
+    for sentence in crate::text::split_sentences(prose) {
+        form.sentences += 1;
+        if ADVICE.is_match(sentence) {
+            form.advice += 1;
+        }
+        if ASKS.is_match(sentence) {
+            form.questions += 1;
+        }
+        if PERSON.is_match(sentence) {
+            form.personal += 1;
+        }
+    }
+    for token in prose.split_whitespace() {
+        form.tokens += 1;
+        if IDENT.is_match(token) {
+            form.identifiers += 1;
+        }
+    }
+    form
+}
+
+/// Is the sentence about a code symbol ("parseConfig() returns early …")?
+pub fn about_a_symbol(sentence: &str) -> bool {
+    IDENT_SUBJECT.is_match(sentence)
+}
+
+/// Does the sentence read as pasted review or explanation text rather than the user's own
+/// words? Its subject is a code symbol and no person speaks in it, or it cites a line position
+/// beside identifiers. Hand-weighted evidence: a typed instruction names a person or gives an
+/// order; reviews and explanations are written about the code. (A turn of impersonal statements
+/// is not enough: that is how people state project facts too.)
+pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
+    let personal = PERSON.is_match(sentence);
+    ((IDENT_SUBJECT.is_match(sentence) || REVIEW_ADVICE.is_match(sentence)) && !personal)
+        || (LINE_REF.is_match(sentence) && identifier_share(sentence) > 0.0 && form.line_refs > 0)
+}
+
+/// Is this sentence formal advice or explanation in the third person?
+pub fn is_advice(sentence: &str) -> bool {
+    ADVICE.is_match(sentence)
+}
+
+/// The share of a text's tokens that are identifiers.
+pub fn identifier_share(text: &str) -> f32 {
+    let (mut n, mut ids) = (0usize, 0usize);
+    for token in text.split_whitespace() {
+        n += 1;
+        if IDENT.is_match(token) {
+            ids += 1;
+        }
+    }
+    if n == 0 { 0.0 } else { ids as f32 / n as f32 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(raw: &str) -> TurnForm {
+        let (prose, dropped) = super::super::said::prose_of(raw);
+        measure(raw, &prose, dropped)
+    }
+
+    #[test]
+    fn a_pasted_review_has_the_form_of_a_document() {
+        let review = "## Suggestion\n\nConsider moving the retry loop into a helper. The `fetchAll()` function \
+                      at line 212 duplicates the logic in `sync.rs:88`.\n\nThis means a fix in one place is \
+                      easily missed in the other.\n\n**Severity:** minor";
+        let f = form(review);
+        assert!(f.is_long(), "{f:?}");
+        assert!(f.paragraphs >= 4);
+        assert!(f.markup_lines >= 2);
+        assert!(f.line_refs >= 2);
+        assert!(f.advice >= 2, "{f:?}");
+        assert!(f.identifiers >= 2);
+    }
+
+    #[test]
+    fn a_typed_instruction_is_short_and_plain() {
+        let f = form("From now on run the linter before every commit, we keep main green.");
+        assert!(!f.is_long());
+        assert_eq!((f.paragraphs, f.markup_lines, f.line_refs, f.advice), (1, 0, 0, 0));
+        assert!(!f.starts_mid);
+        assert!(form("and then the parser gives up on the second file").starts_mid);
+    }
+
+    #[test]
+    fn a_sentence_about_a_code_symbol_reads_as_review_text() {
+        for s in [
+            "parseConfig() returns early when the file is empty.",
+            "The `retry_loop` helper is never awaited.",
+        ] {
+            assert!(about_a_symbol(s), "{s}");
+        }
+        for s in ["We use pnpm for every package.", "Deploys go through the release branch."] {
+            assert!(!about_a_symbol(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn review_text_about_the_code_reads_as_pasted_and_a_typed_rule_does_not() {
+        let review = "The `flushQueue()` helper is called twice on shutdown. This means the last batch \
+                      is written again. close_writer() only checks the first handle.";
+        let f = form(review);
+        let sentences = crate::text::split_sentences(review);
+        // About a symbol, no person in it: pasted. The explanation between is left to the
+        // confidence model (its form: third-person advice in a turn of them).
+        assert!(reads_as_pasted(sentences[0], &f) && reads_as_pasted(sentences[2], &f));
+        assert!(!reads_as_pasted(sentences[1], &f) && is_advice(sentences[1]));
+        let typed = "We keep `flushQueue()` idempotent, never call it from tests. I want that documented.";
+        let f = form(typed);
+        for s in crate::text::split_sentences(typed) {
+            assert!(!reads_as_pasted(s, &f), "{s}");
+        }
+        let advice = "Consider moving the retry loop into a helper so both callers share it.";
+        assert!(reads_as_pasted(advice, &form(advice)));
+        let line = "Unused variable retryCount at line 88.";
+        assert!(reads_as_pasted(line, &form(line)));
+    }
+
+    #[test]
+    fn an_unclosed_injected_block_is_cut_where_it_opens() {
+        let raw = "Ship it on Friday.\n<task-notification>\n<task-id>7</task-id>\n<summary>done";
+        assert_eq!(injected_block(raw), Some("Ship it on Friday.\n".len()));
+        assert_eq!(injected_block("<system-reminder>x</system-reminder> fine"), None);
+        assert!(form("colour \u{1b}[31mred\u{1b}[0m").control);
+    }
+}
