@@ -51,18 +51,18 @@ pub fn run(global: &GlobalArgs, args: WhyArgs) -> anyhow::Result<u8> {
     }
     if !args.json {
         for c in &held {
-            println!(
+            outln!(
                 "not in memory (a candidate): {}\n  confidence {:.2} alone, under the threshold {:.2}; heard in {} session(s), last on {}",
                 c.text,
                 c.confidence,
                 MODEL.threshold,
                 c.sessions.len(),
                 c.last_seen
-            );
-            println!("  for: {}; against: {}", list(&c.for_it), list(&c.against));
-            println!("  it is written once another session says it again");
+            )?;
+            outln!("  for: {}; against: {}", list(&c.for_it), list(&c.against))?;
+            outln!("  it is written once another session says it again")?;
             for s in &c.sources {
-                println!("  heard in {} line {} at {}", s.from, s.line, s.at);
+                outln!("  heard in {} line {} at {}", s.from, s.line, s.at)?;
             }
         }
     }

@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Deserialize;
 
-use super::durable::Kind;
+use super::kinds::Kind;
 use super::pasted::{self, TurnForm};
 
 /// The features, in the order the weights file lists them.

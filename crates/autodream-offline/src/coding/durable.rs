@@ -22,28 +22,8 @@ use crate::dates;
 pub use super::secrets::{holds_secret, looks_random};
 use crate::text::is_cjk;
 
-/// What kind of memory a kept sentence is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// A standing instruction or preference ("always …", "we use …", "X, not Y").
-    Preference,
-    /// A correction of the agent ("No, specs live in spec/").
-    Correction,
-    /// Who someone is and what they own or approve.
-    Person,
-    /// A choice, with its reason.
-    Decision,
-    /// Something changed ("we moved from X to Y").
-    Update,
-    /// A deadline or a dated event ahead.
-    Date,
-    /// Where something lives (a URL, a document, a dashboard).
-    Reference,
-    /// A fact about the project (a name, port, branch, command, path, environment, version).
-    Fact,
-    /// Who the user is ("I'm a data engineer on the payments team").
-    User,
-}
+use super::kinds::STRONG_STANDING;
+pub use super::kinds::{Kind, UPDATE, is_rule};
 
 /// Why a sentence was not kept (counted in the dream's summary).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -172,12 +152,6 @@ static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CONDITIONAL: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:if|when|whenever|unless|in case)\b|如果|要是|万一"));
-/// Something changed.
-pub static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:switched|moved|migrated|replaced|upgraded|bumped|bumping|raised|raising|dropped|changed|change of plan|retired|deprecated|no longer|anymore|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|from \S+(?: \S+){0,3} to)\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到",
-    )
-});
 /// A condition with its imagined outcome: "if we rebase now, the diff would …".
 static HYPOTHETICAL: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\bif\b.*\b(?:would|could|might)\b|如果.*(?:会|就会)"));
@@ -506,7 +480,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     // clause; a sentence that is nothing else is dropped.
     let text = if MOMENT.is_match(trimmed) && !STRONG_STANDING.is_match(trimmed) {
         let lasting: Vec<&str> =
-            super::memo::clauses(trimmed).into_iter().filter(|c| !MOMENT.is_match(c)).collect();
+            super::kinds::clauses(trimmed).into_iter().filter(|c| !MOMENT.is_match(c)).collect();
         if lasting.is_empty() {
             return Verdict::Drop(Dropped::Status);
         }
@@ -596,23 +570,6 @@ fn trim_trailing_requests(text: &str) -> String {
     }
 }
 
-/// Is this fact a standing rule ("always …", "never …", "一律 …")?
-pub fn is_rule(text: &str) -> bool {
-    STRONG_STANDING.is_match(text) || RULE_WORDS.is_match(text)
-}
-
-static RULE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:never|always|must(?:n'?t)?|don'?t|do not|rules?|conventions?|only through|only via|no exceptions)\b|不要|别|禁止|必须|一律|统一",
-    )
-});
-
-/// Rules that hold even inside an order: "always", "never", "from now on", "every …".
-static STRONG_STANDING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:always|never|whenever|from now on|going forward|in the future|no exceptions|every time|(?:that'?s|this is) (?:how|the way|the convention|the rule)|all (?:of )?our|in this (?:repo|repository|codebase|project)|across (?:the|this|all))\b|一律|统一|以后都|以后要|禁止|不要再|别再",
-    )
-});
 /// A sentence that only makes sense with the one before it.
 static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     re(

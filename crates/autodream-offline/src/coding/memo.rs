@@ -247,39 +247,6 @@ pub fn gist(text: &str, max_chars: usize) -> String {
     out
 }
 
-/// The clauses of a fact: where a superseded value sits in one clause, the others stay
-/// current ("Deployment target is iOS 16, and new code uses Swift Concurrency").
-pub fn clauses(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < text.len() {
-        let rest = &text[i..];
-        let cut = [". ", "; ", ", and ", ", but ", "。", "；", "，另外", "，还有"]
-            .iter()
-            .find(|c| rest.starts_with(**c));
-        if let Some(c) = cut {
-            let piece = text[start..i].trim();
-            if !piece.is_empty() {
-                out.push(piece);
-            }
-            i += c.len();
-            start = i;
-            continue;
-        }
-        i += 1;
-        while i < bytes.len() && !text.is_char_boundary(i) {
-            i += 1;
-        }
-    }
-    let piece = text[start..].trim();
-    if !piece.is_empty() {
-        out.push(piece);
-    }
-    out
-}
-
 /// A continuation, an aside or a list label: not a statement that stands on its own.
 static NOT_A_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[(\[{,;:.…-]|[A-Za-z0-9][).]\s|E\.g\.|I\.e\.|(?:No|Nah|Or|And|But|So|Which|Yeah|Yes|Ok|Okay|Well|Also|Then)\b)")
@@ -315,7 +282,7 @@ pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
             m.sources.iter().map(|s| s.from.as_str()).collect::<std::collections::BTreeSet<_>>().len();
         (
             std::cmp::Reverse(reads_as_statement(&m.text)),
-            std::cmp::Reverse(super::durable::is_rule(&m.text)),
+            std::cmp::Reverse(super::kinds::is_rule(&m.text)),
             std::cmp::Reverse(sessions),
             std::cmp::Reverse(m.date),
         )

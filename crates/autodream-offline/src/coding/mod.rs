@@ -21,6 +21,7 @@ pub mod candidates;
 pub mod confidence;
 pub mod durable;
 pub mod forget;
+pub mod kinds;
 pub mod memo;
 pub mod pasted;
 pub mod provenance;
@@ -246,7 +247,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             if !updates::supersedes(&text, &old.text) {
                 continue;
             }
-            let parts = memo::clauses(&old.text);
+            let parts = kinds::clauses(&old.text);
             // A clause that speaks of the replaced thing by pronoun ("ask her before …") goes
             // with it.
             let (gone, stay): (Vec<&str>, Vec<&str>) =

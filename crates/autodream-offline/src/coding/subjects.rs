@@ -12,7 +12,7 @@ use regex::Regex;
 
 use autodream_core::memdir::topic::MemoryType;
 
-use super::durable::Kind;
+use super::kinds::Kind;
 
 /// One subject file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::durable::UPDATE;
+use super::kinds::UPDATE;
 use crate::text::is_cjk;
 
 fn re(pattern: &str) -> Regex {

@@ -1,0 +1,93 @@
+//! What several stages of the coding path share about a sentence: the kind of memory a kept
+//! one is, the patterns of an update and of a standing rule, and a fact's clauses. It sits
+//! below the verdict (`durable`), the memo, the subjects and the updates, so that none of them
+//! needs another for these.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+pub(super) fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("a valid built-in pattern")
+}
+
+/// What kind of memory a kept sentence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A standing instruction or preference ("always …", "we use …", "X, not Y").
+    Preference,
+    /// A correction of the agent ("No, specs live in spec/").
+    Correction,
+    /// Who someone is and what they own or approve.
+    Person,
+    /// A choice, with its reason.
+    Decision,
+    /// Something changed ("we moved from X to Y").
+    Update,
+    /// A deadline or a dated event ahead.
+    Date,
+    /// Where something lives (a URL, a document, a dashboard).
+    Reference,
+    /// A fact about the project (a name, port, branch, command, path, environment, version).
+    Fact,
+    /// Who the user is ("I'm a data engineer on the payments team").
+    User,
+}
+
+/// Something changed.
+pub static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:switched|moved|migrated|replaced|upgraded|bumped|bumping|raised|raising|dropped|changed|change of plan|retired|deprecated|no longer|anymore|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|from \S+(?: \S+){0,3} to)\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到",
+    )
+});
+
+/// Is this fact a standing rule ("always …", "never …", "一律 …")?
+pub fn is_rule(text: &str) -> bool {
+    STRONG_STANDING.is_match(text) || RULE_WORDS.is_match(text)
+}
+
+static RULE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:never|always|must(?:n'?t)?|don'?t|do not|rules?|conventions?|only through|only via|no exceptions)\b|不要|别|禁止|必须|一律|统一",
+    )
+});
+
+/// Rules that hold even inside an order: "always", "never", "from now on", "every …".
+pub(super) static STRONG_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:always|never|whenever|from now on|going forward|in the future|no exceptions|every time|(?:that'?s|this is) (?:how|the way|the convention|the rule)|all (?:of )?our|in this (?:repo|repository|codebase|project)|across (?:the|this|all))\b|一律|统一|以后都|以后要|禁止|不要再|别再",
+    )
+});
+
+/// The clauses of a fact: where a superseded value sits in one clause, the others stay
+/// current ("Deployment target is iOS 16, and new code uses Swift Concurrency").
+pub fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let cut = [". ", "; ", ", and ", ", but ", "。", "；", "，另外", "，还有"]
+            .iter()
+            .find(|c| rest.starts_with(**c));
+        if let Some(c) = cut {
+            let piece = text[start..i].trim();
+            if !piece.is_empty() {
+                out.push(piece);
+            }
+            i += c.len();
+            start = i;
+            continue;
+        }
+        i += 1;
+        while i < bytes.len() && !text.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    let piece = text[start..].trim();
+    if !piece.is_empty() {
+        out.push(piece);
+    }
+    out
+}
