@@ -213,27 +213,8 @@ impl Engine for OfflineEngine {
         ctx.cancel.check()?;
 
         // 4. Prune & index.
-        let mut scores: Vec<Scored> =
-            facts.iter().map(|f| scorer.score_about(&f.text, subject_of(&f.topic).as_deref())).collect();
-        salience::discount_repeated_words(&mut scores);
-        for (f, s) in facts.iter_mut().zip(&scores) {
-            f.salience = s.value;
-        }
-        let prior_reviewed = match &state {
-            Some(s) => s.reviewed_bytes,
-            // No record: assume the memory on disk filled the budget of the input it came from.
-            None => {
-                let own_bytes: usize = oriented.own_files.values().map(String::len).sum();
-                (own_bytes as f64 / ctx.config.memory_budget_ratio.max(0.01)) as u64
-            }
-        };
-        let reviewed_total = prior_reviewed + gathered.reviewed_bytes;
-        let budget = budget::budget_bytes(
-            reviewed_total,
-            ctx.config.memory_budget_ratio,
-            ctx.config.memory_budget_max_bytes,
-            BUDGET_FLOOR_BYTES.min(ctx.config.memory_budget_max_bytes),
-        ) as usize;
+        let scores = score_facts(&mut facts, &scorer, &subject_of);
+        let (reviewed_total, budget) = budget_of(ctx, state.as_ref(), &oriented, gathered.reviewed_bytes);
         let plan = self.plan(ctx, &oriented, &topics, &people, &facts, &scores, budget, today);
         let archived: Vec<usize> = (0..facts.len()).filter(|&i| !plan.keep[i]).collect();
         let kept_count = facts.len() - archived.len();
@@ -361,6 +342,47 @@ impl OfflineEngine {
         new_state.save(ctx.staging)?;
         Ok(Written { touched, archive_dropped })
     }
+}
+
+/// Each fact's salience, with words repeated across many facts counting less.
+fn score_facts(
+    facts: &mut [Fact],
+    scorer: &Scorer,
+    subject_of: &dyn Fn(&str) -> Option<String>,
+) -> Vec<Scored> {
+    let mut scores: Vec<Scored> =
+        facts.iter().map(|f| scorer.score_about(&f.text, subject_of(&f.topic).as_deref())).collect();
+    salience::discount_repeated_words(&mut scores);
+    for (f, s) in facts.iter_mut().zip(&scores) {
+        f.salience = s.value;
+    }
+    scores
+}
+
+/// The bytes of input reviewed so far (this dream's added) and the memory's byte budget for
+/// them.
+fn budget_of(
+    ctx: &DreamContext<'_>,
+    state: Option<&EngineState>,
+    oriented: &orient::Oriented,
+    reviewed_now: u64,
+) -> (u64, usize) {
+    let prior_reviewed = match state {
+        Some(s) => s.reviewed_bytes,
+        // No record: assume the memory on disk filled the budget of the input it came from.
+        None => {
+            let own_bytes: usize = oriented.own_files.values().map(String::len).sum();
+            (own_bytes as f64 / ctx.config.memory_budget_ratio.max(0.01)) as u64
+        }
+    };
+    let reviewed_total = prior_reviewed + reviewed_now;
+    let budget = budget::budget_bytes(
+        reviewed_total,
+        ctx.config.memory_budget_ratio,
+        ctx.config.memory_budget_max_bytes,
+        BUDGET_FLOOR_BYTES.min(ctx.config.memory_budget_max_bytes),
+    ) as usize;
+    (reviewed_total, budget)
 }
 
 /// The people a conversation names (in the topic files and as speakers), sorted, and the same
