@@ -178,7 +178,8 @@ pub fn latest_undoable(loc: &Locations) -> Result<Manifest, LifecycleError> {
 }
 
 /// Removes history folders that hold no manifest: change sets killed before their journal
-/// was written, which never reached the memory folder. Only called with no journal pending.
+/// was written, which never reached the memory folder. Only for the lock's holder, with no
+/// journal pending (a change set under way has no manifest yet either).
 pub fn remove_unrecorded(loc: &Locations) {
     let Ok(state) = MemoryRoot::open(&loc.state_dir) else { return };
     let Ok(names) = state.list(HISTORY_DIR) else { return };

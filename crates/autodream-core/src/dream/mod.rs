@@ -79,9 +79,15 @@ pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<Str
         said.push(format!("rolled back the lock left by PID {}", state.holder.as_ref().map_or(0, |h| h.pid)));
     }
     transaction::remove_stale_staging(loc);
+    lock.remove_stale_temp_files()?;
+    Ok((!said.is_empty()).then(|| said.join("; ")))
+}
+
+/// Removes the history folders of change sets killed before their journal was written (they
+/// never reached the memory folder and hold no record). Only the lock's holder may call it:
+/// a change set under way has no record yet either.
+pub(crate) fn remove_unrecorded_history(loc: &Locations) {
     if !loc.state_dir.join(JOURNAL_FILE).exists() {
         history::remove_unrecorded(loc);
     }
-    lock.remove_stale_temp_files()?;
-    Ok((!said.is_empty()).then(|| said.join("; ")))
 }

@@ -143,6 +143,9 @@ pub fn run_dream(
         }
         Acquire::LostRace => return Err(DreamError::Refused("another process took the lock first".into())),
     };
+    // Under the lock no other change set is under way: history folders without a record are
+    // leftovers of one killed before its journal.
+    super::remove_unrecorded_history(loc);
     let result = run_locked(loc, config, clock, &opts, &lock, &token);
     if result.is_err() {
         let _ = lock.rollback(&token);

@@ -69,6 +69,7 @@ pub fn undo(
         Acquire::Held { holder, .. } => return Err(UndoError::Busy(holder.pid)),
         Acquire::LostRace => return Err(UndoError::LostRace),
     };
+    super::remove_unrecorded_history(loc);
     let undo_id = format!("undo-{}", m.task);
     let result = restore(loc, &m, &undo_id, clock.now(), force);
     // An undo is not a consolidation: the time gate keeps its previous "last ran".
