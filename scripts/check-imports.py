@@ -171,4 +171,9 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        # A reader that went away (`| head`) is done: the verdict is the exit code.
+        sys.stderr.close()
+        sys.exit(0)
