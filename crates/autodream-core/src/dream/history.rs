@@ -25,6 +25,17 @@ pub enum Action {
     Deleted,
 }
 
+impl Action {
+    /// What turns `before` into `after` (`None`: no file on that side).
+    pub fn between<T>(before: &Option<T>, after: &Option<T>) -> Action {
+        match (before, after) {
+            (None, _) => Action::Added,
+            (_, None) => Action::Deleted,
+            _ => Action::Changed,
+        }
+    }
+}
+
 /// A file's size and hash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileStamp {
@@ -207,32 +218,66 @@ pub(crate) fn read_side(loc: &Locations, task: &str, side: &str, path: &str) -> 
 }
 
 /// A unified diff of what a dream changed: every memory file; engine data as one line each
-/// ("engine data: .engine/offline/coding.json changed, 5463 lines") unless `all`.
+/// ("engine data: .engine/offline/coding.json changed (+12 -3 lines)") unless `all`.
 pub fn diff(loc: &Locations, manifest: &Manifest, all: bool) -> String {
+    let sides: Vec<(Vec<u8>, Vec<u8>)> = manifest
+        .changes
+        .iter()
+        .map(|c| {
+            let before = read_side(loc, &manifest.task, "before", &c.path).unwrap_or_default();
+            let after = read_side(loc, &manifest.task, "after", &c.path).unwrap_or_default();
+            (before, after)
+        })
+        .collect();
+    let changes: Vec<ChangedFile<'_>> = manifest
+        .changes
+        .iter()
+        .zip(&sides)
+        .map(|(c, (before, after))| ChangedFile { path: &c.path, action: c.action, before, after })
+        .collect();
+    render_changes(&changes, if all { EngineData::InFull } else { EngineData::Summary { all_flag: true } })
+}
+
+/// One changed file and its bytes on both sides (empty where it does not exist).
+pub struct ChangedFile<'a> {
+    pub path: &'a str,
+    pub action: Action,
+    pub before: &'a [u8],
+    pub after: &'a [u8],
+}
+
+/// How [`render_changes`] shows engine data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineData {
+    /// Like any file.
+    InFull,
+    /// One line per file; `all_flag` says `--all` shows it.
+    Summary { all_flag: bool },
+}
+
+/// The unified diff of a change set (a dream's record or a dry run's plan): memory files in
+/// full, engine data as `engine_data` says.
+pub fn render_changes(changes: &[ChangedFile<'_>], engine_data: EngineData) -> String {
     let mut out = String::new();
     let mut engine = Vec::new();
-    for c in &manifest.changes {
-        let before = read_side(loc, &manifest.task, "before", &c.path).unwrap_or_default();
-        let after = read_side(loc, &manifest.task, "after", &c.path).unwrap_or_default();
-        if is_engine_data(&c.path) && !all {
-            engine.push(summary_line(&c.path, c.action, &before, &after));
+    for c in changes {
+        if is_engine_data(c.path) && engine_data != EngineData::InFull {
+            engine.push(summary_line(c.path, c.action, c.before, c.after));
         } else {
-            out.push_str(&unified(&c.path, c.action, &before, &after));
+            out.push_str(&unified(c.path, c.action, c.before, c.after));
         }
     }
     if !engine.is_empty() {
-        out.push_str(&format!(
-            "engine data ({} {}; `--all` shows it): {}\n",
-            engine.len(),
-            if engine.len() == 1 { "file" } else { "files" },
-            engine.join("; ")
-        ));
+        let files = if engine.len() == 1 { "file" } else { "files" };
+        let hint =
+            if engine_data == (EngineData::Summary { all_flag: true }) { "; `--all` shows it" } else { "" };
+        out.push_str(&format!("engine data ({} {files}{hint}): {}\n", engine.len(), engine.join("; ")));
     }
     out
 }
 
 /// One engine data file's change in a few words: "path changed (+12 -3 lines)".
-pub fn summary_line(path: &str, action: Action, before: &[u8], after: &[u8]) -> String {
+fn summary_line(path: &str, action: Action, before: &[u8], after: &[u8]) -> String {
     let (before, after) = (String::from_utf8_lossy(before), String::from_utf8_lossy(after));
     let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
     let (mut added, mut removed) = (0, 0);

@@ -30,7 +30,7 @@ use super::history::{self, Action, Change, FileStamp, Manifest};
 use super::journal::{self, Roots};
 use super::{JOURNAL_FILE, LifecycleError, STAGING_DIR};
 use crate::lock::LOCK_FILE;
-use crate::memdir::{ENGINE_DATA_NAMES, LEGACY_STATE_DIR, LOGS_DIR, MemoryRoot, is_engine_data};
+use crate::memdir::{ENGINE_DATA_NAMES, LEGACY_STATE_DIR, LOGS_DIR, MemoryRoot};
 use crate::paths::Locations;
 
 /// Where an engine works during one dream.
@@ -166,25 +166,16 @@ fn check_plan_in(roots: &Roots, planned: &[Planned]) -> Result<Vec<String>, Life
 
 /// A unified diff of a plan (dry runs): memory files in full, engine data in one line each.
 pub fn plan_diff(planned: &[Planned]) -> String {
-    let mut out = String::new();
-    let mut engine = Vec::new();
-    for p in planned {
-        let action = match (&p.base, &p.work) {
-            (None, _) => Action::Added,
-            (_, None) => Action::Deleted,
-            _ => Action::Changed,
-        };
-        let (before, after) = (p.base.as_deref().unwrap_or_default(), p.work.as_deref().unwrap_or_default());
-        if is_engine_data(&p.path) {
-            engine.push(history::summary_line(&p.path, action, before, after));
-        } else {
-            out.push_str(&history::unified(&p.path, action, before, after));
-        }
-    }
-    if !engine.is_empty() {
-        out.push_str(&format!("engine data: {}\n", engine.join("; ")));
-    }
-    out
+    let changes: Vec<history::ChangedFile<'_>> = planned
+        .iter()
+        .map(|p| history::ChangedFile {
+            path: &p.path,
+            action: Action::between(&p.base, &p.work),
+            before: p.base.as_deref().unwrap_or_default(),
+            after: p.work.as_deref().unwrap_or_default(),
+        })
+        .collect();
+    history::render_changes(&changes, history::EngineData::Summary { all_flag: false })
 }
 
 /// The outcome of applying a plan.
@@ -225,11 +216,7 @@ pub fn apply(
             }
             continue;
         }
-        let action = match (&p.base, &p.work) {
-            (None, _) => Action::Added,
-            (_, None) => Action::Deleted,
-            _ => Action::Changed,
-        };
+        let action = Action::between(&p.base, &p.work);
         changes.push(Change {
             path: p.path.clone(),
             action,

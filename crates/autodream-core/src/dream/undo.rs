@@ -122,11 +122,7 @@ pub fn restore(
         if current == before {
             continue; // already as it was before the dream (a forced undo after a hand edit)
         }
-        let action = match (&current, &before) {
-            (None, Some(_)) => Action::Added,
-            (Some(_), None) => Action::Deleted,
-            _ => Action::Changed,
-        };
+        let action = Action::between(&current, &before);
         changes.push(Change {
             path: c.path.clone(),
             action,
