@@ -110,13 +110,23 @@ pub fn improved_message(n: usize) -> String {
     }
 }
 
+/// A task id never used before in this memory folder: the dream's start to the second, with
+/// `-N` when that second already has one.
+///
+/// A history folder is not enough to tell: a dream that changed nothing leaves none. The id
+/// must still differ from the last task's, because a recovery running in another process may
+/// have listed the previous dream's staging copy and would take a new copy of the same name
+/// for that stale one.
 fn new_task_id(loc: &Locations, clock: Clock) -> String {
     let base = clock.now().strftime("%Y%m%dT%H%M%SZ").to_string();
-    let taken = |id: &str| history::entry_dir(loc, id).exists();
-    if !taken(&base) {
-        return base;
-    }
-    (2..).map(|n| format!("{base}-{n}")).find(|id| !taken(id)).expect("an unused id")
+    let number = |n: u64| if n == 1 { base.clone() } else { format!("{base}-{n}") };
+    let last = super::task::load(loc).map(|t| t.id);
+    let after_last = last.as_deref().and_then(|id| {
+        let rest = id.strip_prefix(base.as_str())?;
+        if rest.is_empty() { Some(1) } else { rest.strip_prefix('-')?.parse::<u64>().ok() }
+    });
+    let taken = |id: &str| history::entry_dir(loc, id).exists() || transaction::staging_dir(loc, id).exists();
+    (after_last.map_or(1, |n| n + 1)..).map(number).find(|id| !taken(id)).expect("an unused id")
 }
 
 /// Runs one dream. See the module docs for the order of things.
@@ -562,6 +572,34 @@ mod tests {
     fn touch(path: &Path, t: Timestamp) {
         std::fs::write(path, "{}\n").unwrap();
         filetime::set_file_mtime(path, filetime::FileTime::from_system_time(to_system_time(t))).unwrap();
+    }
+
+    /// Two dreams in the same second that change nothing (so neither leaves a history folder)
+    /// still get different ids: the last task's id is never reused.
+    #[test]
+    fn task_ids_in_one_second_never_repeat_even_without_history() {
+        let tmp = tempfile::tempdir().unwrap();
+        let loc = Locations {
+            memory_dir: tmp.path().join("memory"),
+            state_dir: tmp.path().join("state"),
+            sessions_dir: tmp.path().join("sessions"),
+            project_dir: tmp.path().into(),
+        };
+        std::fs::create_dir_all(&loc.state_dir).unwrap();
+        let clock = Clock::Fixed(at("2026-05-08T12:00:00Z"));
+        let mut seen = Vec::new();
+        for _ in 0..12 {
+            let id = new_task_id(&loc, clock);
+            assert!(!seen.contains(&id), "{id} reused after {seen:?}");
+            super::super::task::save(&loc, &Task::new(id.clone(), "hygiene", 1, clock.now())).unwrap();
+            seen.push(id);
+        }
+        assert_eq!(seen[0], "20260508T120000Z");
+        assert_eq!(seen[1], "20260508T120000Z-2");
+        assert_eq!(seen[11], "20260508T120000Z-12");
+        // A staging copy of that name, left by anything, is not reused either.
+        std::fs::create_dir_all(transaction::staging_dir(&loc, "20260508T120000Z-13")).unwrap();
+        assert_eq!(new_task_id(&loc, clock), "20260508T120000Z-14");
     }
 
     /// With an injected "now", the worker's re-check under the lock and the hook's gates

@@ -51,6 +51,11 @@ fn staging_rel() -> PathBuf {
     PathBuf::from(STAGING_DIR)
 }
 
+/// Where the staging copy of task `task` lives.
+pub(crate) fn staging_dir(loc: &Locations, task: &str) -> PathBuf {
+    loc.state_dir.join(staging_rel()).join(task)
+}
+
 /// Copies the memory directory (minus `logs/`, the lock and temporary files) and the engine
 /// data into a fresh staging area in the state folder. Symbolic links are copied as links,
 /// never followed.
