@@ -285,6 +285,10 @@ fn in_third_person(text: &str) -> String {
     static FIRST: LazyLock<Regex> = LazyLock::new(|| {
         re(r"(?i)^i (prefer|like|love|hate|want|always|never|usually|don'?t like|'d rather|would rather)\b")
     });
+    static I_AM: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:I'?m|I am) "));
+    if let Some(m) = I_AM.find(text) {
+        return format!("The user is {}", &text[m.end()..]);
+    }
     let Some(c) = FIRST.captures(text) else { return text.to_string() };
     let verb = c[1].to_lowercase();
     let verb = match verb.as_str() {
@@ -458,7 +462,22 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if holds_secret(trimmed) {
         return Verdict::Drop(Dropped::Secret);
     }
+    // "The security review is next Thursday, so I need a checklist": the dated event stays,
+    // the order goes. A standing rule that names a day is left whole.
+    if !note
+        && !STANDING.is_match(trimmed)
+        && let Some(event) = super::dated::dated_event(trimmed, anchor)
+    {
+        return Verdict::Keep(Kept { kind: Kind::Date, text: in_third_person(&event), refers_back: false });
+    }
     let words = word_count(trimmed);
+    // "brb, my dog needs a walk": the user stepping away, never a fact.
+    static AWAY: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)^(?:\w+[.!,]?\s+)?(?:brb|afk|gtg|g2g|be right back|back in \d+|gotta go|got to go)\b")
+    });
+    if !note && AWAY.is_match(trimmed) {
+        return Verdict::Drop(Dropped::Chatter);
+    }
     if note {
         if words == 0 {
             return Verdict::Drop(Dropped::Chatter);

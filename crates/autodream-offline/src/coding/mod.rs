@@ -19,6 +19,7 @@
 
 pub mod candidates;
 pub mod confidence;
+pub mod dated;
 pub mod durable;
 pub mod forget;
 pub mod kinds;

@@ -59,6 +59,9 @@ fn requests_questions_status_and_chatter_are_dropped() {
         // Real sessions: a step of the plan, and the trouble of the moment.
         "We need to get back to main, and pull in latest.",
         "The diff as data has the issue if we now rebase the shadow branch since then the diff would be not correct anymore",
+        // The user stepping away.
+        "yesss. brb my dog needs a walk",
+        "afk for an hour, the CI needs to finish first",
     ] {
         assert_eq!(kept(s), None, "{s}");
     }
