@@ -544,9 +544,12 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if let Some(about_user) = about_the_user(trimmed) {
         return Verdict::Keep(Kept { kind: Kind::User, text: about_user, refers_back: false });
     }
+    // "I'm raising the minimum to iOS 17": a change the user makes is news, not their moment.
+    let announces_change = update && has_value(trimmed) && !IMPERATIVE.is_match(body);
     if FIRST_PERSON_MOMENT.is_match(body)
         && !FIRST_PERSON_PREFERENCE.is_match(body)
         && !STRONG_STANDING.is_match(trimmed)
+        && !announces_change
     {
         return Verdict::Drop(Dropped::Status);
     }
@@ -579,6 +582,21 @@ static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn trim_trailing_requests(text: &str) -> String {
+    // "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml": the change stays, the
+    // order after the dash or semicolon goes.
+    static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"\s+[—–]\s+|;\s+"));
+    for m in SEPARATOR.find_iter(text) {
+        let rest = text[m.end()..].trim_start();
+        if IMPERATIVE.is_match(rest)
+            && !STANDING_IMPERATIVE.is_match(rest)
+            && word_count(&text[..m.start()]) >= 4
+        {
+            return trim_trailing_requests(&format!(
+                "{}.",
+                text[..m.start()].trim_end_matches(['.', ',', ';'])
+            ));
+        }
+    }
     match TRAILING_REQUEST.find(text) {
         Some(m) if m.start() > 0 && word_count(&text[..m.start()]) >= 4 => {
             let head = text[..m.start()].trim_end();

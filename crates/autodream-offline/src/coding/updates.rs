@@ -28,9 +28,12 @@ static GONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:dropped|ditched|abandoned|retired|replaced|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
+        r"(?i)\b(?:dropped|dropping|ditched|abandoned|retired|replaced|replacing|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
     )
 });
+/// "bumping MSRV to 1.80 (was 1.74)": the old value given in passing.
+static WAS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\(\s*(?:was|previously|formerly|used to be)\s+([^)]{1,40})\)"));
 static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\binstead of\s+(\S+)"));
 static NO_LONGER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bno longer\s+((?:\S+\s+){0,5}\S+)"));
 static PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| {
@@ -156,6 +159,9 @@ pub fn replaced_values(text: &str) -> Vec<String> {
             push(clean_value(&c[1]));
         }
         for c in DROPPED.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+        for c in WAS.captures_iter(text) {
             push(clean_value(&c[1]));
         }
         for c in INSTEAD_OF.captures_iter(text) {
@@ -326,6 +332,9 @@ mod tests {
             ("周四不再是窗口。", &["周四"]),
             ("改用 pnpm 了，不要再用 npm。", &["npm"]),
             ("We moved off yarn: use pnpm for everything now.", &["yarn"]),
+            // Said as a change under way, and the old value in passing.
+            ("We're replacing Koin with kotlin-inject.", &["Koin"]),
+            ("So we're bumping MSRV to 1.80 while we're at it (was 1.74).", &["1.74"]),
         ];
         for (text, want) in cases {
             let got = replaced_values(text);
