@@ -28,9 +28,14 @@ fn re(pattern: &str) -> Regex {
 /// reviews and audits, demos and talks, trials and pilots, upgrades and cut-overs.
 static EVENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:releases?|released|release date|launch(?:es|ed)?|go-?live|goes live|ga|beta|alpha|rc\d*|freeze|code freeze|deadline|due|review|audit|demo|presentation|talk|meetup|conference|offsite|workshop|webinar|hackathon|(?:game )?jam|compo|readout|playtest|pilot|trial|experiment|cut-?over|upgrade|migration|rollout|roll-out|submission|sign-?off|kick-?off|milestone|sprint|go/no-go)\b|上线|全量|灰度|发版|发布|提审|审核|评审|封版|冻结|截止|交付|演示|汇报|答辩|分享会?|迁移|切换|割接|内测|公测",
+        r"(?i)\b(?:releases?|released|release date|launch(?:es|ed)?|go-?live|goes live|ga|beta|alpha|rc\d*|freeze|code freeze|deadline|due|review|audit|pen-?test|penetration test|demo|presentation|talk|meetup|conference|offsite|workshop|webinar|hackathon|(?:game )?jam|compo|readout|playtest|pilot|trial|experiment|cut-?over|upgrade|migration|rollout|roll-out|submission|sign-?off|kick-?off|milestone|sprint|go/no-go)\b|上线|全量|灰度|发版|发布|提审|审核|评审|封版|冻结|截止|交付|演示|汇报|答辩|分享会?|迁移|切换|割接|内测|公测",
     )
 });
+
+/// Does `text` name an event that happens on a day?
+pub fn names_event(text: &str) -> bool {
+    EVENT.is_match(text)
+}
 
 /// A verb of scheduling: the clause says the event is on a day, not that it happened badly.
 static SCHEDULED: LazyLock<Regex> = LazyLock::new(|| {
@@ -197,6 +202,10 @@ mod tests {
             (
                 "The beta opens to the hiking club on Saturday, ~40 people.",
                 "The beta opens to the hiking club on Saturday (2026-09-12), ~40 people.",
+            ),
+            (
+                "We're prepping for the external pentest, which starts on Monday the 14th.",
+                "We're prepping for the external pentest, which starts on Monday the 14th.",
             ),
             ("launch is Thursday 😬", "Launch is Thursday (2026-09-17) 😬."),
             (

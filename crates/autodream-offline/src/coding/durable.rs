@@ -644,7 +644,7 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     }
     let dated =
         !dates::find_relative(text, anchor).is_empty() || !dates::find_absolute(text, anchor).is_empty();
-    if dated && EVENT.is_match(text) {
+    if dated && (EVENT.is_match(text) || super::dated::names_event(text)) {
         return Some(Kind::Date);
     }
     if STANDING.is_match(text) || STANDING_IMPERATIVE.is_match(text) || FIRST_PERSON_PREFERENCE.is_match(text)

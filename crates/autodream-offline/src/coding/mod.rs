@@ -234,20 +234,23 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let evidence =
             Evidence { sentence: &said.text, index: said.index, form: &said.form, kind: kept.kind };
         // A change is evidence of its own: a statement that names the value it replaces, or
-        // that gives a fact already in memory a new value, is kept even inside a task request
-        // ("we're switching CI to CircleCI, port the pipeline").
-        let announced = kept.kind == durable::Kind::Update && !updates::replaced_values(&text).is_empty();
+        // that gives a fact already in memory a new value, counts as said once more, so a
+        // change announced inside a task request ("we're switching CI to CircleCI, port the
+        // pipeline") is not lost with the request.
+        let announced = kept.kind == durable::Kind::Update
+            && !updates::is_tentative(&text)
+            && !updates::replaced_values(&text).is_empty();
         let revises = || {
-            memos.iter().any(|m| {
-                m.replaced.is_none()
-                    && !m.edited
-                    && m.date <= said.date
-                    && updates::supersedes(&text, &m.text)
-            })
+            !updates::is_tentative(&text)
+                && memos.iter().any(|m| {
+                    m.replaced.is_none()
+                        && !m.edited
+                        && m.date <= said.date
+                        && updates::supersedes(&text, &m.text)
+                })
         };
-        if !(announced || revises())
-            && !candidates::judge(&evidence, said_in.sessions(&kept.text), said.note).admitted
-        {
+        let heard = said_in.sessions(&kept.text) + usize::from(announced || revises());
+        if !candidates::judge(&evidence, heard, said.note).admitted {
             candidates::hold(&mut record, &text, said, &evidence, source);
             tally.held += 1;
             continue;

@@ -28,7 +28,7 @@ static GONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:dropped|dropping|ditched|abandoned|retired|replaced|replacing|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
+        r"(?i)\b(?:dropped|ditched|abandoned|retired|replaced|replacing|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
     )
 });
 /// "bumping MSRV to 1.80 (was 1.74)": the old value given in passing.
@@ -138,6 +138,17 @@ fn first_specific(words: &str) -> Option<String> {
             w.chars().any(|c| c.is_ascii_digit() || c.is_uppercase() || matches!(c, '/' | '_' | '.' | '-'))
         })
         .map(str::to_string)
+}
+
+/// A change only weighed, not made: "alternatively we could write a new writer instead of
+/// …", "maybe we move to Vite".
+pub fn is_tentative(text: &str) -> bool {
+    static TENTATIVE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:could|would|might|maybe|perhaps|alternatively|what if|or we|not sure|thinking about|considering)\b|要不要|也许|或者",
+        )
+    });
+    TENTATIVE.is_match(text)
 }
 
 /// The old values an update sentence names as gone or replaced.
@@ -336,6 +347,8 @@ mod tests {
             ("We're replacing Koin with kotlin-inject.", &["Koin"]),
             ("So we're bumping MSRV to 1.80 while we're at it (was 1.74).", &["1.74"]),
         ];
+        assert!(is_tentative("Alternatively, we could create a new writer instead of a separate module."));
+        assert!(!is_tentative("We're replacing Koin with kotlin-inject."));
         for (text, want) in cases {
             let got = replaced_values(text);
             for w in *want {
