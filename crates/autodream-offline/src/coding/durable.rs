@@ -117,7 +117,7 @@ static QUESTION_END_ZH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:吗|呢|么|�
 /// An order for the task at hand opens with its verb.
 static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please |pls |just |now |then |first |next,? |let'?s |go ahead and |can you |could you |you can |you could |maybe )*(?:add|fix|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note)\b|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
+        r"(?i)^(?:please |pls |just |now |then |first |next,? |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note)\b|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
     )
 });
 /// Orders that set a standing way of working ("Use yarn, not npm", "Prefer …", "Avoid …").
@@ -141,7 +141,7 @@ static FIRST_PERSON_PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 /// The speaker's own plans and state for the moment ("I'll watch Jenkins").
 static FIRST_PERSON_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:i'?ll|i will|i'?m|i am|i need|i want|i'?d like|i just|i think|i guess|i have|i'?ve|i was|i did|i can|let me|i'?ll give|here'?s|here is|below|see below|we (?:still )?need to|we have to|we'?ve got to)\b|^(?:我先|我来|我已经|我刚|我要|我想|我放|我用|我把)",
+        r"(?i)^(?:i'?ll|i will|i'?m|i am|i need|i want|i'?d like|i just|i think|i guess|i have|i'?ve|i was|i did|i can|let me|i'?ll give|here'?s|here is|below|see below|we (?:still |then |also |first |now |just )?need to|we have to|we'?ve got to)\b|^(?:我先|我来|我已经|我刚|我要|我想|我放|我用|我把)",
     )
 });
 /// A failure or the state of the moment.
@@ -462,6 +462,10 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if holds_secret(trimmed) {
         return Verdict::Drop(Dropped::Secret);
     }
+    // "I like Option C", "you described it well", "brb": said to the agent about the moment.
+    if !note && super::reactions::reaction(trimmed).is_some() {
+        return Verdict::Drop(Dropped::Chatter);
+    }
     // "The security review is next Thursday, so I need a checklist": the dated event stays,
     // the order goes. A standing rule that names a day is left whole.
     if !note
@@ -471,13 +475,6 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         return Verdict::Keep(Kept { kind: Kind::Date, text: in_third_person(&event), refers_back: false });
     }
     let words = word_count(trimmed);
-    // "brb, my dog needs a walk": the user stepping away, never a fact.
-    static AWAY: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"(?i)^(?:\w+[.!,]?\s+)?(?:brb|afk|gtg|g2g|be right back|back in \d+|gotta go|got to go)\b")
-    });
-    if !note && AWAY.is_match(trimmed) {
-        return Verdict::Drop(Dropped::Chatter);
-    }
     if note {
         if words == 0 {
             return Verdict::Drop(Dropped::Chatter);
@@ -534,6 +531,13 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if for_now && (IMPERATIVE.is_match(body) || STANDING_IMPERATIVE.is_match(body)) {
         return Verdict::Drop(Dropped::Request);
     }
+    // "Underneath the tagline, add a rendered SVG": an order after the place it goes.
+    static PLACE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:under(?:neath)?|above|below|beside|next to|after|before|at the (?:top|bottom|end|start) of)\b[^,]{0,100},\s*",
+        )
+    });
+    let body = PLACE_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
     if IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.

@@ -26,6 +26,7 @@ pub mod kinds;
 pub mod memo;
 pub mod pasted;
 pub mod provenance;
+pub mod reactions;
 pub mod said;
 pub mod secrets;
 pub mod subjects;

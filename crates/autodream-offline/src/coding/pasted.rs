@@ -72,6 +72,14 @@ static REVIEW_ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
+/// A compiler's or a tool's diagnostic: "Cannot use err (variable of interface type error) as
+/// string value in argument to fmt.Fprintf", "undefined: parseArgs", "expected `;`, found `}`".
+static DIAGNOSTIC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?i:cannot|can't|could not|couldn't|unable to|undefined|unresolved|unexpected|mismatched|no such|no method|no field|not found|invalid|expected|error|warning)\b[^.]*(?:\(|`|\w\.\w|::|:\s*\w)",
+    )
+    .expect("valid regex")
+});
 /// A person in a sentence: the user, the team, the agent.
 static PERSON: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us|you|your|let'?s)\b|我|你")
@@ -181,7 +189,8 @@ pub fn about_a_symbol(sentence: &str) -> bool {
 /// is not enough: that is how people state project facts too.)
 pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
     let personal = PERSON.is_match(sentence);
-    ((IDENT_SUBJECT.is_match(sentence) || REVIEW_ADVICE.is_match(sentence)) && !personal)
+    ((IDENT_SUBJECT.is_match(sentence) || REVIEW_ADVICE.is_match(sentence) || DIAGNOSTIC.is_match(sentence))
+        && !personal)
         || (LINE_REF.is_match(sentence) && identifier_share(sentence) > 0.0 && form.line_refs > 0)
 }
 
@@ -266,6 +275,15 @@ mod tests {
         assert!(reads_as_pasted(advice, &form(advice)));
         let line = "Unused variable retryCount at line 88.";
         assert!(reads_as_pasted(line, &form(line)));
+        for diagnostic in [
+            "Cannot use err (variable of interface type error) as string value in argument to fmt.Fprintf",
+            "undefined: parseArgs",
+            "expected `;`, found `}`",
+        ] {
+            assert!(reads_as_pasted(diagnostic, &form(diagnostic)), "{diagnostic}");
+        }
+        let typed = "Expected behaviour is that we never retry a payment twice.";
+        assert!(!reads_as_pasted(typed, &form(typed)));
     }
 
     #[test]
