@@ -13,6 +13,7 @@
 //! | client_dream   | `autoDreamEnabled` (not `false`: the client's own dream may run too)      |
 //! | index          | MEMORY.md against the client's limits (200 lines, 25,000 UTF-16 units)   |
 //! | context        | what MEMORY.md adds to every session: bytes and estimated tokens         |
+//! | usage          | the follow rate: topics read in the last 20 sessions (`autodream_core::usage`) |
 //! | lock           | the consolidation lock's holder, and the last dream                      |
 //! | gates          | the gates' verdict                                                       |
 //! | transcripts    | the project's transcripts parsed, and the lines skipped                  |
@@ -31,6 +32,7 @@ use autodream_core::gates::{self, Evaluation, GateInput, GateName};
 use autodream_core::memdir::index::{self, ContextCost, context_cost};
 use autodream_core::paths::{Locations, MemorySource};
 use autodream_core::sessions;
+use autodream_core::usage;
 
 use crate::install::claude_code::{self, Homes, RegisteredHook};
 
@@ -135,6 +137,7 @@ pub fn diagnose(input: &DoctorInput<'_>) -> Diagnosis {
     checks.push(client_dream_check(&loc.project_dir, input.homes));
     checks.push(index_check(loc, input.config));
     checks.extend(context_check(context.as_ref()));
+    checks.extend(usage_check(loc, cfg.sessions_format, input.clock));
     checks.push(lock_check(&eval, input.clock));
     checks.push(gates_check(&eval, input.config));
     checks.push(transcripts_check(loc, cfg.sessions_format));
@@ -415,6 +418,14 @@ fn lock_check(eval: &Evaluation, clock: Clock) -> Check {
         Some(lock) => Check::ok("lock", format!("{}; {last}", lock.detail)),
         None => Check::ok("lock", last),
     }
+}
+
+/// `usage`: how much of the memory the agent follows ("3 of 9 topics read in the last 20
+/// sessions"); nothing when there is no topic file.
+fn usage_check(loc: &Locations, format: sessions::SessionFormat, clock: Clock) -> Option<Check> {
+    let used = usage::refresh(loc, format, clock.now());
+    let rate = usage::follow_rate(&used, &loc.memory_dir, usage::FOLLOW_WINDOW);
+    (rate.topics > 0).then(|| Check::ok("usage", rate.sentence()))
 }
 
 /// `gates`: the gates' verdict. Only a closed `enabled` gate is a problem; the others wait

@@ -325,4 +325,6 @@ pub fn most_used(usage: &Usage) -> Vec<(String, Counts)> {
 }
 
 #[cfg(test)]
+mod fixtures;
+#[cfg(test)]
 mod tests;
