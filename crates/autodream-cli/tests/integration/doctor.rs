@@ -142,13 +142,15 @@ fn a_memory_index_over_the_limit_is_a_problem() {
 #[test]
 fn the_clients_memory_stores_stand_autodream_down_and_doctor_says_how_to_use_both() {
     // A team store elsewhere: gate 1 closes, and the fix says how to run both.
-    let t = healthy().with_var("CLAUDE_MEMORY_STORES", r#"[{"path": "/srv/stores/team", "mode": "rw", "scope": "team"}]"#);
+    let t = healthy()
+        .with_var("CLAUDE_MEMORY_STORES", r#"[{"path": "/srv/stores/team", "mode": "rw", "scope": "team"}]"#);
     let out = t.run(&["doctor"]);
     out.assert_code(1);
     insta::assert_snapshot!("doctor_memory_stores", t.transcript(&out));
     // A store the client writes that holds autodream's own folder: two writers, named.
     let mem = memory_dir(&t);
-    let owning = serde_json::json!([{ "path": mem.parent().unwrap(), "mode": "rw", "scope": "user" }]).to_string();
+    let owning =
+        serde_json::json!([{ "path": mem.parent().unwrap(), "mode": "rw", "scope": "user" }]).to_string();
     let t = t.with_var("CLAUDE_MEMORY_STORES", &owning);
     let out = t.run(&["doctor", "--json"]);
     out.assert_code(1);

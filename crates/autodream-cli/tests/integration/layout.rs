@@ -101,7 +101,10 @@ fn a_pinned_project_folder_name_moves_memory_and_transcripts() {
     let config_home = env.root.join("config-home");
     // Without CLAUDE_CONFIG_DIR the client ignores the pin, and so do we.
     let env = env.var("CLAUDE_CODE_PROJECT_DIR_NAME", "shared-notes");
-    assert_eq!(memory_of(&env).0, home_path(&env, &format!(".claude/projects/{}/memory", sanitised(&env.cwd))));
+    assert_eq!(
+        memory_of(&env).0,
+        home_path(&env, &format!(".claude/projects/{}/memory", sanitised(&env.cwd)))
+    );
     let env = env.var("CLAUDE_CONFIG_DIR", &config_home.display().to_string());
     let v = env.status_json();
     assert_eq!(v["memory_dir"], config_home.join("projects/shared-notes/memory").display().to_string());
@@ -142,7 +145,11 @@ fn auto_memory_off_in_the_client_closes_gate_one_with_the_reason() {
     assert_eq!(Env::new().var("CLAUDE_MEMORY_STORES", "[]").status_json()["gates"][0]["pass"], true);
     let env = Env::new().var("CLAUDE_MEMORY_STORES", "{oops");
     let out = env.run(&["status"]);
-    assert!(out.stderr.contains("CLAUDE_MEMORY_STORES") && out.stderr.contains("memory_stores"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("CLAUDE_MEMORY_STORES") && out.stderr.contains("memory_stores"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(env.status_json()["gates"][0]["pass"], true);
     // The client's own dream switch is the client's: autodream stays on.
     let env = Env::new();

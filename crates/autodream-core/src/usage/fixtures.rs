@@ -9,8 +9,10 @@ use super::Counts;
 use super::transcript::{MemoryPrefix, count};
 use crate::sessions::{SessionFile, SessionFormat, TurnKind, parse_session};
 
-const V197: &str = include_str!("../../../../tests/fixtures/transcripts/claude_real_v2.1.197_memory_reads.jsonl");
-const V332: &str = include_str!("../../../../tests/fixtures/transcripts/claude_real_v2.1.332_memory_reads.jsonl");
+const V197: &str =
+    include_str!("../../../../tests/fixtures/transcripts/claude_real_v2.1.197_memory_reads.jsonl");
+const V332: &str =
+    include_str!("../../../../tests/fixtures/transcripts/claude_real_v2.1.332_memory_reads.jsonl");
 /// The memory folder as the fixtures name it.
 const MEMORY: &str = "/home/dev/home/.claude/projects/-home-dev-proj/memory";
 

@@ -129,7 +129,12 @@ impl MemoryServer {
 
     fn count_read(&self, file: &str) {
         let at = self.shared.ctx.clock.now();
-        self.count_use(&[usage::McpCall { at, tool: usage::McpTool::MemoryRead, file: file.into(), lines: None }]);
+        self.count_use(&[usage::McpCall {
+            at,
+            tool: usage::McpTool::MemoryRead,
+            file: file.into(),
+            lines: None,
+        }]);
     }
 
     /// The options resolved again: the configuration may have changed since the start.
