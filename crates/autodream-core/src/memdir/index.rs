@@ -549,7 +549,8 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         // 200 entry lines after a front matter and a comment block: over 200 raw lines, 200
         // as the client (2.1.211+) counts them.
-        let mut text = String::from("---\nname: index\ndescription: the index\n---\n<!--\nnotes for people\n-->\n");
+        let mut text =
+            String::from("---\nname: index\ndescription: the index\n---\n<!--\nnotes for people\n-->\n");
         text.extend((0..200).map(|i| format!("line {i}\n")));
         std::fs::write(tmp.path().join(INDEX_FILE), &text).unwrap();
         assert!(text.lines().count() > 200);

@@ -5,7 +5,9 @@
 //!
 //! [`stamp_changed`] does that for a dream: on the staging copy every engine's result passes
 //! through, for each topic file whose text the dream changed (new, or different from before
-//! the dream when the `modified` line itself is left out of the comparison).
+//! the dream when the `modified` line itself is left out of the comparison). A file the
+//! engine wrote anew with the same text but without its stamp gets its stamp back: unchanged,
+//! it stays byte for byte as it was.
 
 use std::path::Path;
 
@@ -89,7 +91,14 @@ pub fn stamp_changed(base: &Path, work: &Path, at: Timestamp) -> Result<Vec<Stri
         let now = String::from_utf8_lossy(&now).into_owned();
         let then = before.as_ref().and_then(|b| b.read(&rel).ok().flatten());
         let then = then.map(|b| String::from_utf8_lossy(&b).into_owned());
-        if then.as_deref().is_some_and(|t| without_modified(t) == without_modified(&now)) {
+        if let Some(then) = then.as_deref()
+            && without_modified(then) == without_modified(&now)
+        {
+            // Unchanged but for the stamp (an engine that renders the file anew drops it):
+            // the file stays as it was.
+            if then != now {
+                root.write_atomic(&rel, then.as_bytes())?;
+            }
             continue;
         }
         if let Some(text) = with_modified(&now, &stamp)
@@ -149,6 +158,8 @@ mod tests {
             std::fs::write(d.join(INDEX_FILE), "---\nx: y\n---\n- [a](same.md)\n").unwrap();
         }
         std::fs::write(work.join("changed.md"), fm("- new\n")).unwrap();
+        // Rendered anew without its stamp, the text otherwise the same.
+        std::fs::write(work.join("same.md"), "---\nname: t\n---\n- unchanged\n").unwrap();
         std::fs::write(work.join("plain.md"), "# Plain\n- new\n").unwrap();
         std::fs::write(work.join("sub/new.md"), "---\nname: n\n---\n- fresh\n").unwrap();
         std::fs::write(work.join(INDEX_FILE), "---\nx: y\n---\n- [b](same.md)\n").unwrap();

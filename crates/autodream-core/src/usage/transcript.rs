@@ -153,10 +153,11 @@ fn calls(
                     }
                 }
             }
-            Some(name @ ("Grep" | "Glob")) => {
-                if arg("path").and_then(Value::as_str).is_some_and(|p| memory.covers(p)) && !id.is_empty() {
-                    pending.insert(id, if name == "Grep" { Pending::Grep } else { Pending::Glob });
-                }
+            Some(name @ ("Grep" | "Glob"))
+                if arg("path").and_then(Value::as_str).is_some_and(|p| memory.covers(p))
+                    && !id.is_empty() =>
+            {
+                pending.insert(id, if name == "Grep" { Pending::Grep } else { Pending::Glob });
             }
             _ => {}
         }
