@@ -157,7 +157,7 @@ fn the_clients_memory_stores_stand_autodream_down_and_doctor_says_how_to_use_bot
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let check = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "auto_memory").unwrap().clone();
     assert_eq!(check["status"], "problem");
-    let detail = check["detail"].as_str().unwrap();
+    let detail = check["summary"].as_str().unwrap();
     assert!(detail.contains("its `rw` store") && detail.contains("autodream must not"), "{detail}");
     // Read-only, the same store is the way to use both: still the hook's stand-down, no owner.
     let ro = owning.replace("\"rw\"", "\"ro\"");
