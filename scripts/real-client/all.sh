@@ -8,6 +8,11 @@
 #   mcp.sh            autodream mcp registered with the client; memory_log, memory_search,
 #                     memory_read, dream_status, dream_run called by a scripted model
 #   claude-engine.sh  a dream by the client itself (engine = "claude") under Landlock
+#   usage.sh          reads of memory counted from the transcript, the index ordered by use,
+#                     the memory-store stand-down; run against each client of CC_VERSIONS
+#
+#   CC_VERSIONS       the clients usage.sh runs against (default "2.1.197 latest": the one the
+#                     other checks were written on, and the newest on the registry)
 #
 #   scripts/real-client/all.sh            # builds the release binaries first
 set -euo pipefail
@@ -20,5 +25,9 @@ export AUTODREAM_HOOK="${AUTODREAM_HOOK:-$TARGET/release/autodream-hook}"
 for check in install dream mcp claude-engine; do
   printf '\n######## %s\n' "$check"
   bash "$ROOT/scripts/real-client/$check.sh"
+done
+for version in ${CC_VERSIONS:-2.1.197 latest}; do
+  printf '\n######## usage (client %s)\n' "$version"
+  CC_VERSION="$version" bash "$ROOT/scripts/real-client/usage.sh"
 done
 printf '\nall real-client checks passed\n'

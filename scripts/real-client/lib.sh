@@ -3,8 +3,11 @@
 # Source it from a script under scripts/real-client/; nothing here leaves loopback.
 #
 #   AUTODREAM_TOOLS   the folder holding claude-code/fake_anthropic.py (default: ../shared/tools)
-#   CC_DIR            where the npm client is installed (default: the user's cache folder)
-#   CC_VERSION        the client's version (default 2.1.197, the one these checks were written on)
+#   CC_VERSION        the client's version: 2.1.197 (the default, the one these checks were
+#                     written on), any other published version, or `latest` (the newest on the
+#                     registry, asked with `npm view`)
+#   CC_DIR            where that version is installed (default: one folder per version in the
+#                     user's cache folder)
 
 set -euo pipefail
 
@@ -12,12 +15,21 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TOOLS="${AUTODREAM_TOOLS:-$ROOT/../shared/tools}"
 T="$(cd "$TOOLS/claude-code" && pwd)"
 CC_VERSION="${CC_VERSION:-2.1.197}"
-CC_DIR="${CC_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/claude-code-npm}"
+if [ "$CC_VERSION" = latest ]; then
+  CC_VERSION="$(npm view @anthropic-ai/claude-code version)"
+fi
+CC_DIR="${CC_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/claude-code-npm-$CC_VERSION}"
 if [ ! -x "$CC_DIR/node_modules/.bin/claude" ]; then
   mkdir -p "$CC_DIR"
   (cd "$CC_DIR" && npm install --silent "@anthropic-ai/claude-code@$CC_VERSION" >/dev/null)
 fi
 CLAUDE="$CC_DIR/node_modules/.bin/claude"
+installed="$("$CLAUDE" --version 2>/dev/null | awk '{print $1}')"
+[ "$installed" = "$CC_VERSION" ] || {
+  printf 'FAIL: %s holds client %s, not %s (set CC_DIR to another folder)\n' "$CC_DIR" "$installed" "$CC_VERSION" >&2
+  exit 1
+}
+export CC_VERSION
 
 # The autodream binaries under test (built in release by the calling script, or given).
 AUTODREAM="${AUTODREAM:-$ROOT/target/release/autodream}"

@@ -10,7 +10,8 @@
 //! `autoMemoryEnabled: false` (and the client's kill switches) turn auto memory off, which
 //! closes gate 1; `autoDreamEnabled` switches the client's own built-in dream, which
 //! `install` turns off so the two never dream the same folder — it is reported
-//! ([`LoadedConfig::client_auto_dream`]), never taken as autodream's own switch.
+//! ([`LoadedConfig::client_auto_dream`]), never taken as autodream's own switch. The
+//! client's memory stores (`CLAUDE_MEMORY_STORES`, [`stores`]) close gate 1 the same way.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -21,6 +22,7 @@ use serde::Serialize;
 use crate::sessions::SessionFormat;
 
 mod fields;
+pub mod stores;
 pub mod values;
 
 use fields::{FIELDS, Raw};
@@ -488,6 +490,16 @@ impl Config {
             auto_memory_off = Some(Disabled {
                 reason: "CLAUDE_CODE_REMOTE is set without CLAUDE_CODE_REMOTE_MEMORY_DIR".into(),
             });
+        }
+
+        // The client's memory stores own memory: autodream stands down as the client's own
+        // extraction and dream do (an explicit off above keeps its own reason).
+        match stores::configured_stores() {
+            Some(Ok(list)) if !list.is_empty() && auto_memory_off.is_none() => {
+                auto_memory_off = Some(Disabled { reason: stores::stand_down_reason(&list) });
+            }
+            Some(Err(e)) => b.warn(&format!("environment {}", stores::MEMORY_STORES_VAR), "memory_stores", e),
+            _ => {}
         }
 
         Ok(LoadedConfig {

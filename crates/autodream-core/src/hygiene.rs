@@ -19,7 +19,7 @@ use crate::memdir::topic::{FrontMatter, Topic};
 use crate::memdir::{INDEX_FILE, MemoryRoot, list_topic_files};
 
 /// Where index entries go when the index is over its limits.
-pub const OVERFLOW_FILE: &str = "index-overflow.md";
+pub use crate::memdir::OVERFLOW_FILE;
 /// Where long free-text lines of the index go.
 pub const NOTES_FILE: &str = "index-notes.md";
 

@@ -29,6 +29,7 @@ pub mod paths;
 pub mod redact;
 pub mod rules;
 pub mod sessions;
+pub mod usage;
 
 pub use clock::Clock;
 pub use config::Config;

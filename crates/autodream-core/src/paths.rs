@@ -49,6 +49,10 @@ pub mod state {
     /// Engine data that dreams change with the memory (the offline engine's record and
     /// archive), applied, recorded and undone like memory files.
     pub const ENGINE_DATA_DIR: &str = "data";
+    /// What the agent read from memory, per session and per file (`usage`).
+    pub const USAGE_FILE: &str = "usage.json";
+    /// The MCP server's reads and searches of memory, one JSON line each (`usage`).
+    pub const USAGE_LOG_FILE: &str = "usage-mcp.jsonl";
 
     /// Every name above, for listings and tests.
     pub const ALL: &[&str] = &[
@@ -66,6 +70,8 @@ pub mod state {
         CAPTURE_DIR,
         INSTALL_MANIFEST_FILE,
         ENGINE_DATA_DIR,
+        USAGE_FILE,
+        USAGE_LOG_FILE,
     ];
 }
 
@@ -142,7 +148,9 @@ impl std::fmt::Display for MemorySource {
 /// the managed policy, local, project, then user settings (`~` expanded; a relative path, a
 /// bare `~` or a path with NUL is ignored, as the client ignores it); else
 /// `<CLAUDE_CODE_REMOTE_MEMORY_DIR or the config home>/projects/<key>/memory`, the key being
-/// the sanitised canonical git root (else the project folder). NFC-normalised, like the client.
+/// the sanitised canonical git root (else the project folder), or the name the host pins with
+/// `CLAUDE_CODE_PROJECT_DIR_NAME` (see [`pinned_project_dir_name`]). NFC-normalised, like the
+/// client.
 pub fn client_memory_dir(project_dir: &Path) -> Result<(PathBuf, MemorySource), PathError> {
     if let Some(p) = non_empty_env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE") {
         return Ok((nfc_path(&p), MemorySource::CoworkOverride));
@@ -159,9 +167,35 @@ pub fn client_memory_dir(project_dir: &Path) -> Result<(PathBuf, MemorySource), 
         Some(dir) => (PathBuf::from(dir), true),
         None => (agent_base_dir()?, false),
     };
-    let key_dir = canonical_git_root(project_dir).unwrap_or_else(|| project_dir.to_path_buf());
-    let dir = base.join("projects").join(sanitise(&key_dir.to_string_lossy())).join("memory");
+    let key = match pinned_project_dir_name() {
+        Some(name) => name,
+        None => {
+            let key_dir = canonical_git_root(project_dir).unwrap_or_else(|| project_dir.to_path_buf());
+            sanitise(&key_dir.to_string_lossy())
+        }
+    };
+    let dir = base.join("projects").join(key).join("memory");
     Ok((nfc_path(&dir.to_string_lossy()), MemorySource::Layout { remote }))
+}
+
+/// The project folder name the host pins (client 2.1.234+): `CLAUDE_CODE_PROJECT_DIR_NAME`,
+/// honoured only when `CLAUDE_CONFIG_DIR` is set too and the name is 1–64 characters of
+/// `[A-Za-z0-9_-]`. It names both the transcripts' folder and the memory's
+/// (`<base>/projects/<name>/memory`), whichever repository the client runs in.
+pub fn pinned_project_dir_name() -> Option<String> {
+    pinned_name(
+        non_empty_env("CLAUDE_CONFIG_DIR").as_deref(),
+        std::env::var("CLAUDE_CODE_PROJECT_DIR_NAME").ok().as_deref(),
+    )
+}
+
+/// [`pinned_project_dir_name`] without the environment.
+fn pinned_name(config_dir: Option<&str>, name: Option<&str>) -> Option<String> {
+    config_dir?;
+    let name = name?;
+    let valid = (1..=64).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    valid.then(|| name.to_string())
 }
 
 /// The client's settings files that may set `autoMemoryDirectory`, highest precedence first:
@@ -339,7 +373,9 @@ impl Locations {
             .or_else(|| non_empty_env("AUTODREAM_SESSIONS_DIR").map(PathBuf::from))
         {
             Some(p) => absolute(&p)?,
-            None => agent_base_dir()?.join("projects").join(sanitise(&project_dir.to_string_lossy())),
+            None => agent_base_dir()?
+                .join("projects")
+                .join(pinned_project_dir_name().unwrap_or_else(|| sanitise(&project_dir.to_string_lossy()))),
         };
         let state_dir = state_dir_for(&memory_dir)?;
         Ok(Locations { memory_dir, state_dir, sessions_dir, project_dir })
@@ -435,6 +471,17 @@ mod tests {
         assert!(s.starts_with(&format!("-{}", "a".repeat(199))));
         assert!(s.len() > 201 && s.len() < 215, "{s}");
         assert_ne!(sanitise(&long), sanitise(&format!("/{}", "a".repeat(301))));
+    }
+
+    #[test]
+    fn a_pinned_project_name_needs_the_config_home_and_a_valid_name() {
+        assert_eq!(pinned_name(Some("/c"), Some("shared-memory_1")), Some("shared-memory_1".into()));
+        assert_eq!(pinned_name(None, Some("shared")), None);
+        assert_eq!(pinned_name(Some("/c"), None), None);
+        for bad in ["", "a/b", "../x", "with space", "é", &"x".repeat(65)] {
+            assert_eq!(pinned_name(Some("/c"), Some(bad)), None, "{bad:?}");
+        }
+        assert_eq!(pinned_name(Some("/c"), Some(&"x".repeat(64))), Some("x".repeat(64)));
     }
 
     #[test]

@@ -423,7 +423,10 @@ fn the_lifecycle_applies_a_claude_dream_records_its_cost_and_keeps_the_daily_bud
     let clock = Clock::Fixed(NOW.parse().unwrap());
     let outcome = run_dream(&loc, &loaded, clock, DreamOptions::new(&engine)).expect("applied");
     assert_eq!(outcome.files, ["MEMORY.md", "project_release.md"]);
-    assert_eq!(std::fs::read_to_string(fake.fx.memory.join("project_release.md")).unwrap(), RELEASE_TOPIC);
+    // As the client wrote it, stamped `modified` as the client stamps a write.
+    let stamped = RELEASE_TOPIC
+        .replace("updated: 2026-05-07\n", "updated: 2026-05-07\nmodified: 2026-05-07T09:00:00.000Z\n");
+    assert_eq!(std::fs::read_to_string(fake.fx.memory.join("project_release.md")).unwrap(), stamped);
     let t = task::load(&loc).expect("task");
     assert_eq!((t.engine.as_str(), t.cost_usd), ("claude", Some(0.0421)));
     assert_eq!(t.files_touched, ["MEMORY.md", "project_release.md"]);

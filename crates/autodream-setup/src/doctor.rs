@@ -9,10 +9,11 @@
 //! | binaries       | `autodream`, and `autodream-hook` next to it                             |
 //! | hook           | an autodream hook in the user, project or local settings; its program    |
 //! | memory_folder  | the folder the client loads (its own rules) against the one autodream writes, and any `--memory-dir` baked into a hook |
-//! | auto_memory    | the client's auto memory switch (off: it loads no MEMORY.md)              |
+//! | auto_memory    | the client's auto memory switch (off: it loads no MEMORY.md); its memory stores (`CLAUDE_MEMORY_STORES`: the hook stands down; how to use both) |
 //! | client_dream   | `autoDreamEnabled` (not `false`: the client's own dream may run too)      |
 //! | index          | MEMORY.md against the client's limits (200 lines, 25,000 UTF-16 units)   |
 //! | context        | what MEMORY.md adds to every session: bytes and estimated tokens         |
+//! | usage          | the follow rate: topics read in the last 20 sessions (`autodream_core::usage`) |
 //! | lock           | the consolidation lock's holder, and the last dream                      |
 //! | gates          | the gates' verdict                                                       |
 //! | transcripts    | the project's transcripts parsed, and the lines skipped                  |
@@ -26,11 +27,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use autodream_core::clock::{Clock, human_ago};
-use autodream_core::config::LoadedConfig;
+use autodream_core::config::{LoadedConfig, stores};
 use autodream_core::gates::{self, Evaluation, GateInput, GateName};
 use autodream_core::memdir::index::{self, ContextCost, context_cost};
 use autodream_core::paths::{Locations, MemorySource};
 use autodream_core::sessions;
+use autodream_core::usage;
 
 use crate::install::claude_code::{self, Homes, RegisteredHook};
 
@@ -131,10 +133,11 @@ pub fn diagnose(input: &DoctorInput<'_>) -> Diagnosis {
     let mut checks = vec![binaries_check(input.autodream_exe.as_deref())];
     checks.extend(hook_checks(input, &hooks));
     checks.push(memory_folder_check(loc, client.as_ref(), &hooks));
-    checks.push(auto_memory_check(input.config));
+    checks.push(auto_memory_check(input.config, &loc.memory_dir));
     checks.push(client_dream_check(&loc.project_dir, input.homes));
     checks.push(index_check(loc, input.config));
     checks.extend(context_check(context.as_ref()));
+    checks.extend(usage_check(loc, cfg.sessions_format, input.clock));
     checks.push(lock_check(&eval, input.clock));
     checks.push(gates_check(&eval, input.config));
     checks.push(transcripts_check(loc, cfg.sessions_format));
@@ -297,8 +300,14 @@ fn memory_folder_check(
     }
 }
 
-/// `auto_memory`: the client's auto memory switch; off, it loads no MEMORY.md.
-fn auto_memory_check(config: &LoadedConfig) -> Check {
+/// `auto_memory`: the client's auto memory switch; off, it loads no MEMORY.md. With the
+/// client's memory stores configured, what they mean for autodream and how to use both.
+fn auto_memory_check(config: &LoadedConfig, memory_dir: &Path) -> Check {
+    if let Some(Ok(list)) = stores::configured_stores()
+        && !list.is_empty()
+    {
+        return memory_stores_check(&list, memory_dir);
+    }
     match &config.auto_memory_off {
         Some(off) => Check::problem(
             "auto_memory",
@@ -307,6 +316,31 @@ fn auto_memory_check(config: &LoadedConfig) -> Check {
         ),
         None => Check::ok("auto_memory", "on"),
     }
+}
+
+/// `auto_memory` under the client's memory stores: the hook stands down, and a store the
+/// client may write that holds autodream's folder would be a second writer.
+fn memory_stores_check(list: &[stores::MemoryStore], memory_dir: &Path) -> Check {
+    let owner = list.iter().find(|s| s.writable() && memory_dir.starts_with(&s.path));
+    let how = format!(
+        "to use both, let autodream write a folder no `rw` store holds and give it to the client as a \
+         read-only store ({{\"path\": \"{}\", \"mode\": \"ro\", \"scope\": \"user\"}}) so the client \
+         recalls what autodream consolidates; the hook stands down while {var} is set, so dream from a \
+         process started without it (`autodream daemon`, or `autodream run`); or unset {var} to go back \
+         to MEMORY.md",
+        memory_dir.display(),
+        var = stores::MEMORY_STORES_VAR,
+    );
+    let detail = match owner {
+        Some(s) => format!(
+            "{} is set and its `rw` store {} holds {}: the client writes that folder, so autodream must not",
+            stores::MEMORY_STORES_VAR,
+            s.path,
+            memory_dir.display()
+        ),
+        None => format!("{}: the hook does not dream", stores::stand_down_reason(list)),
+    };
+    Check::problem("auto_memory", detail, how)
 }
 
 /// `client_dream`: `autoDreamEnabled`; unless it is `false` the client's own dream may run too.
@@ -384,6 +418,14 @@ fn lock_check(eval: &Evaluation, clock: Clock) -> Check {
         Some(lock) => Check::ok("lock", format!("{}; {last}", lock.detail)),
         None => Check::ok("lock", last),
     }
+}
+
+/// `usage`: how much of the memory the agent follows ("3 of 9 topics read in the last 20
+/// sessions"); nothing when there is no topic file.
+fn usage_check(loc: &Locations, format: sessions::SessionFormat, clock: Clock) -> Option<Check> {
+    let used = usage::refresh(loc, format, clock.now());
+    let rate = usage::follow_rate(&used, &loc.memory_dir, usage::FOLLOW_WINDOW);
+    (rate.topics > 0).then(|| Check::ok("usage", rate.sentence()))
 }
 
 /// `gates`: the gates' verdict. Only a closed `enabled` gate is a problem; the others wait

@@ -7,6 +7,7 @@ use autodream_core::clock::human_ago;
 use autodream_core::gates::{self, GateInput};
 use autodream_core::memdir::index;
 use autodream_core::paths::MemorySource;
+use autodream_core::usage;
 
 use crate::commands::print_json;
 use crate::context;
@@ -33,6 +34,8 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     });
     let task = autodream_core::dream::task::load_effective(loc, ctx.clock, ctx.cfg());
     let now = ctx.clock.now();
+    let used = usage::refresh(loc, ctx.cfg().sessions_format, now);
+    let follow = usage::follow_rate(&used, &loc.memory_dir, usage::FOLLOW_WINDOW);
     if args.json {
         print_json(&crate::commands::daemon::with_status_json(
             json!({
@@ -52,6 +55,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
                 "sandbox": autodream_llm::landlock_status().to_string(),
                 "extraction": extraction_summary(&ctx),
                 "cost": cost_report(&ctx),
+                "usage": usage_json(&used, &follow),
             }),
             &ctx,
         ))?;
@@ -80,6 +84,9 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
                 String::new()
             }
         )?;
+    }
+    if follow.topics > 0 {
+        outln!("          {}", follow.sentence())?;
     }
     outln!("sessions  {}", loc.sessions_dir.display())?;
     match cfg.engine.as_str() {
@@ -160,4 +167,19 @@ fn print_cost(ctx: &context::Ctx) -> std::io::Result<()> {
         outln!("{}{line}", if i == 0 { "cost      " } else { "          " })?;
     }
     Ok(())
+}
+
+/// What the agent read from memory: the follow rate and the counts per file.
+fn usage_json(used: &usage::Usage, follow: &usage::FollowRate) -> serde_json::Value {
+    json!({
+        "follow_rate": follow.sentence(),
+        "sessions": follow.sessions,
+        "topics": follow.topics,
+        "topics_read": follow.read,
+        "read": follow.read_topics,
+        "unread": follow.unread,
+        "sessions_counted": used.sessions.len(),
+        "mcp_calls": used.mcp_calls,
+        "files": used.totals,
+    })
 }

@@ -67,7 +67,10 @@ fn a_claude_dream_is_applied_and_its_cost_shows_in_status() {
     let out = env.run(&["run", "--engine", "claude"]);
     out.assert_code(0);
     assert!(out.stdout.contains("Improved 2 files"), "{}", out.transcript());
-    assert_eq!(read(&env.mem.join("project_release.md")), TOPIC);
+    // The client's file as it wrote it, stamped `modified` as the client stamps a write.
+    let stamped =
+        TOPIC.replace("updated: 2026-05-08\n", "updated: 2026-05-08\nmodified: 2026-05-08T13:56:00.000Z\n");
+    assert_eq!(read(&env.mem.join("project_release.md")), stamped);
     assert!(read(&env.mem.join("MEMORY.md")).contains(INDEX_LINE));
     let task = env.task().expect("task.json");
     assert_eq!(task["engine"], "claude");

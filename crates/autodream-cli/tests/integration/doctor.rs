@@ -138,3 +138,29 @@ fn a_memory_index_over_the_limit_is_a_problem() {
     out.assert_code(1);
     insta::assert_snapshot!("doctor_index_too_long", t.transcript(&out));
 }
+
+#[test]
+fn the_clients_memory_stores_stand_autodream_down_and_doctor_says_how_to_use_both() {
+    // A team store elsewhere: gate 1 closes, and the fix says how to run both.
+    let t = healthy()
+        .with_var("CLAUDE_MEMORY_STORES", r#"[{"path": "/srv/stores/team", "mode": "rw", "scope": "team"}]"#);
+    let out = t.run(&["doctor"]);
+    out.assert_code(1);
+    insta::assert_snapshot!("doctor_memory_stores", t.transcript(&out));
+    // A store the client writes that holds autodream's own folder: two writers, named.
+    let mem = memory_dir(&t);
+    let owning =
+        serde_json::json!([{ "path": mem.parent().unwrap(), "mode": "rw", "scope": "user" }]).to_string();
+    let t = t.with_var("CLAUDE_MEMORY_STORES", &owning);
+    let out = t.run(&["doctor", "--json"]);
+    out.assert_code(1);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let check = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "auto_memory").unwrap().clone();
+    assert_eq!(check["status"], "problem");
+    let detail = check["summary"].as_str().unwrap();
+    assert!(detail.contains("its `rw` store") && detail.contains("autodream must not"), "{detail}");
+    // Read-only, the same store is the way to use both: still the hook's stand-down, no owner.
+    let ro = owning.replace("\"rw\"", "\"ro\"");
+    let out = t.with_var("CLAUDE_MEMORY_STORES", &ro).run(&["doctor"]);
+    assert!(out.stdout.contains("the hook does not dream"), "{}", out.stdout);
+}

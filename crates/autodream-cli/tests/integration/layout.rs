@@ -96,6 +96,26 @@ fn the_remote_base_and_the_config_home_move_the_layout() {
 }
 
 #[test]
+fn a_pinned_project_folder_name_moves_memory_and_transcripts() {
+    let env = layout_env();
+    let config_home = env.root.join("config-home");
+    // Without CLAUDE_CONFIG_DIR the client ignores the pin, and so do we.
+    let env = env.var("CLAUDE_CODE_PROJECT_DIR_NAME", "shared-notes");
+    assert_eq!(
+        memory_of(&env).0,
+        home_path(&env, &format!(".claude/projects/{}/memory", sanitised(&env.cwd)))
+    );
+    let env = env.var("CLAUDE_CONFIG_DIR", &config_home.display().to_string());
+    let v = env.status_json();
+    assert_eq!(v["memory_dir"], config_home.join("projects/shared-notes/memory").display().to_string());
+    assert_eq!(v["sessions_dir"], config_home.join("projects/shared-notes").display().to_string(), "{v}");
+    // A name the client refuses (a slash, over 64 characters) leaves the usual layout.
+    let env = env.var("CLAUDE_CODE_PROJECT_DIR_NAME", "../escape");
+    let key = sanitised(&env.cwd);
+    assert_eq!(memory_of(&env).0, config_home.join(format!("projects/{key}/memory")).display().to_string());
+}
+
+#[test]
 fn auto_memory_off_in_the_client_closes_gate_one_with_the_reason() {
     for (var, reason) in [
         ("CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SIMPLE is set"),
@@ -115,6 +135,22 @@ fn auto_memory_off_in_the_client_closes_gate_one_with_the_reason() {
         "{}",
         v["gates"][0]
     );
+    // The client's memory stores own memory: gate 1 closes with that reason, and the hook
+    // stays silent. An empty list is no store; a value that does not parse is a warning.
+    let stores = r#"[{"path": "/stores/user", "mode": "rw", "scope": "user"}]"#;
+    let v = Env::new().var("CLAUDE_MEMORY_STORES", stores).status_json();
+    assert_eq!(v["gates"][0]["pass"], false);
+    let detail = v["gates"][0]["detail"].as_str().unwrap_or("");
+    assert!(detail.contains("CLAUDE_MEMORY_STORES is set (1 store)"), "{detail}");
+    assert_eq!(Env::new().var("CLAUDE_MEMORY_STORES", "[]").status_json()["gates"][0]["pass"], true);
+    let env = Env::new().var("CLAUDE_MEMORY_STORES", "{oops");
+    let out = env.run(&["status"]);
+    assert!(
+        out.stderr.contains("CLAUDE_MEMORY_STORES") && out.stderr.contains("memory_stores"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.status_json()["gates"][0]["pass"], true);
     // The client's own dream switch is the client's: autodream stays on.
     let env = Env::new();
     write(&env.home.join(".claude/settings.json"), r#"{"autoDreamEnabled": false}"#);

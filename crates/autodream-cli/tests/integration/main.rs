@@ -25,3 +25,4 @@ mod mcp;
 #[allow(dead_code)]
 mod support;
 mod symlinks;
+mod usage;

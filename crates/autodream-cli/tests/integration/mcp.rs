@@ -383,3 +383,25 @@ fn global_options_choose_the_memory_folder_and_a_bad_one_is_refused_before_servi
     assert!(out.stderr.contains("--set bogus: unknown setting"), "{}", out.stderr);
     assert!(out.stdout.is_empty(), "nothing but protocol on stdout: {}", out.stdout);
 }
+
+#[test]
+fn reads_and_searches_are_counted_for_usage_and_status_shows_the_follow_rate() {
+    let env = memory_env();
+    let mcp = Mcp::start(&env, &[]);
+    mcp.text("memory_read", json!({"path": "deploy.md"}));
+    mcp.text("memory_read", json!({"path": "./deploy.md"}));
+    let hits = mcp.json("memory_search", json!({"query": "database"}));
+    assert_eq!(hits["hits"][0]["file"], "testing.md");
+    // A refused read counts nothing.
+    mcp.error("memory_read", json!({"path": "../outside.md"}));
+    let r = ReadResourceRequestParams::new("memory://testing.md");
+    mcp.rt.block_on(mcp.client().read_resource(r)).unwrap();
+    drop(mcp);
+    let log = read(&env.state_file("usage-mcp.jsonl"));
+    assert_eq!(log.lines().count(), 4, "{log}");
+    let usage = &env.status_json()["usage"];
+    assert_eq!(usage["files"]["deploy.md"], json!({"read": 2}));
+    assert_eq!(usage["files"]["testing.md"], json!({"read": 1, "search": 1, "lines": {"3": 1}}));
+    assert_eq!(usage["follow_rate"], "2 of 2 topics read in no session yet");
+    assert_eq!(usage["mcp_calls"], 4);
+}

@@ -7,7 +7,7 @@
 //! 5. gather the sessions and daily-log entries since the last dream;
 //! 6. stage a copy of the memory directory (removed on every way out, by a drop guard);
 //! 7. let the engine dream on the copy;
-//! 8. tidy the copy (hygiene) and validate it;
+//! 8. tidy the copy (hygiene), order its index by use and stamp `modified` on changed topics (`usage::dream_pass`), and validate it;
 //! 9. apply the changes under the journal (or show them, for a dry run);
 //! 10. release the lock (or roll it back on failure, cancellation or a dry run) and record
 //!     the outcome.
@@ -387,10 +387,12 @@ fn dream_body(
     let summary = run_engine(opts, &ctx)?;
     cancel.check().map_err(|_| DreamError::Cancelled)?;
 
-    // 8. Tidy the copy, and validate it.
+    // 8. Tidy the copy, order its index by use and stamp what changed, and validate it.
     let today = clock.now().to_zoned(local_tz()).date();
     crate::hygiene::tidy(&staging.work, cfg, today)
         .map_err(|e| DreamError::Failed(format!("hygiene pass: {e}")))?;
+    crate::usage::dream_pass(loc, &staging.base, &staging.work, cfg.sessions_format, clock.now())
+        .map_err(|e| DreamError::Failed(format!("usage pass: {e}")))?;
     let problems = validate::validate(&staging.base, &staging.work, cfg, summary.archived_facts);
     if !problems.is_empty() {
         return Err(DreamError::Failed(format!("the dream's result was refused: {}", problems.join("; "))));

@@ -545,6 +545,27 @@ mod tests {
     }
 
     #[test]
+    fn the_limit_is_counted_without_front_matter_and_comments_as_the_client_counts_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        // 200 entry lines after a front matter and a comment block: over 200 raw lines, 200
+        // as the client (2.1.211+) counts them.
+        let mut text =
+            String::from("---\nname: index\ndescription: the index\n---\n<!--\nnotes for people\n-->\n");
+        text.extend((0..200).map(|i| format!("line {i}\n")));
+        std::fs::write(tmp.path().join(INDEX_FILE), &text).unwrap();
+        assert!(text.lines().count() > 200);
+        let r = check(tmp.path(), 200, 25_000).unwrap();
+        assert_eq!(r.lines, 200);
+        assert!(r.findings.iter().all(|f| f.code != "over_lines"), "{:?}", r.findings);
+        let units: usize = (0..200).map(|i| format!("line {i}\n").len()).sum::<usize>() - 1;
+        assert_eq!(r.units, units);
+        // One more line is over.
+        std::fs::write(tmp.path().join(INDEX_FILE), text + "line 200\n").unwrap();
+        let r = check(tmp.path(), 200, 25_000).unwrap();
+        assert_eq!(r.findings.iter().filter(|f| f.code == "over_lines").count(), 1);
+    }
+
+    #[test]
     fn check_counts_the_limits() {
         let tmp = tempfile::tempdir().unwrap();
         let text: String = (0..201).map(|i| format!("line {i}\n")).collect();

@@ -18,6 +18,7 @@
 pub mod atomic_write;
 pub mod daily_log;
 pub mod index;
+pub mod modified;
 pub mod safe_path;
 pub mod search;
 pub mod topic;
@@ -29,6 +30,8 @@ pub use safe_path::{MemoryRoot, SafePathError};
 
 /// The index file's name.
 pub const INDEX_FILE: &str = "MEMORY.md";
+/// Where hygiene moves index entries when the index is over its limits.
+pub const OVERFLOW_FILE: &str = "index-overflow.md";
 /// The daily logs folder.
 pub const LOGS_DIR: &str = "logs";
 /// The state folder older versions kept inside the memory folder (moved out once).

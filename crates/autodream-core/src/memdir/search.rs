@@ -7,6 +7,10 @@
 //! the words it contains: a whole-word match counts 2, a word that only starts with a query
 //! word (`deploy` in `deployment`) counts 1, and a line holding the whole query as a phrase
 //! gets 1 more. Words of scripts written without spaces (Chinese, Japanese) match anywhere.
+//! Lines and query are both folded with Unicode NFKC first, so a full-width `ＱＷＥＮ ＡＰＩ`
+//! finds `Qwen API` (and half-width katakana their full-width forms). A word of one Chinese,
+//! Japanese or Korean character (`部`, `認`, `배`) is too vague to search for: it is dropped,
+//! and a query of nothing else finds nothing.
 //! Lines that score nothing are left out; the rest come best first, then MEMORY.md before
 //! topic files before logs (newest log first), then in file order.
 //!
@@ -19,6 +23,7 @@ use std::path::{Component, Path, PathBuf};
 
 use regex::Regex;
 use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
 
 use super::topic::Topic;
 use super::{INDEX_FILE, MemoryRoot, SafePathError, daily_log, list_topic_files};
@@ -94,13 +99,39 @@ fn unspaced(c: char) -> bool {
     )
 }
 
-/// The query's words: runs of letters, digits and `_`, lower-cased, each once, in order.
-/// A one-letter ASCII word is dropped when the query has longer ones.
+/// A Chinese, Japanese or Korean letter (Hangul included): one of them alone is too vague a
+/// query word.
+fn cjk(c: char) -> bool {
+    unspaced(c) && !matches!(c as u32, 0x0E00..=0x0E7F)
+        || matches!(c as u32,
+            0x1100..=0x11FF      // Hangul Jamo
+            | 0x3130..=0x318F    // Hangul Compatibility Jamo
+            | 0xAC00..=0xD7AF    // Hangul Syllables
+            | 0xFF66..=0xFF9F    // Half-width Katakana (before NFKC)
+        )
+}
+
+/// `text` folded with Unicode NFKC (full-width letters to ASCII, compatibility forms to
+/// their plain ones); borrowed when it is ASCII already.
+fn nfkc(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.nfkc().collect())
+    }
+}
+
+/// The query's words: runs of letters, digits and `_` after NFKC folding, lower-cased, each
+/// once, in order. A one-letter ASCII word is dropped when the query has longer ones; a
+/// one-letter CJK word is always dropped (see [`search`]).
 pub fn query_words(query: &str) -> Vec<String> {
+    let query = nfkc(query);
     let mut words: Vec<String> = Vec::new();
     for w in query.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         let w = w.to_lowercase();
-        if !w.is_empty() && !words.contains(&w) {
+        let mut chars = w.chars();
+        let one_cjk = matches!((chars.next(), chars.next()), (Some(c), None) if cjk(c));
+        if !w.is_empty() && !one_cjk && !words.contains(&w) {
             words.push(w);
         }
     }
@@ -184,6 +215,10 @@ fn searched_files(memory_dir: &Path, include_logs: bool) -> Vec<(String, FileKin
 pub fn search(memory_dir: &Path, query: &str, opts: SearchOptions) -> Result<Vec<SearchHit>, SearchError> {
     let words = query_words(query);
     if words.is_empty() {
+        // Only one-letter CJK words: a query, but too vague to match anything.
+        if nfkc(query).chars().any(cjk) {
+            return Ok(Vec::new());
+        }
         return Err(SearchError::EmptyQuery);
     }
     let root = match MemoryRoot::open(memory_dir) {
@@ -200,7 +235,7 @@ pub fn search(memory_dir: &Path, query: &str, opts: SearchOptions) -> Result<Vec
         let Ok(Some(bytes)) = root.read(&rel) else { continue };
         let text = String::from_utf8_lossy(&bytes);
         for (i, line) in text.lines().enumerate() {
-            let (score, matched) = score_line(line, &terms, phrase.as_ref());
+            let (score, matched) = score_line(&nfkc(line), &terms, phrase.as_ref());
             if score == 0 {
                 continue;
             }
@@ -333,5 +368,7 @@ pub fn read_memory_file(memory_dir: &Path, path: &str) -> Result<MemoryFile, Rea
     }
 }
 
+#[cfg(test)]
+mod recall_eval;
 #[cfg(test)]
 mod tests;

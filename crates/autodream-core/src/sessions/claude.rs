@@ -54,6 +54,18 @@ const METADATA_TYPES: &[&str] = &[
     "speculation-accept",
     // No longer written by current versions, but present in real 2.1.x files by the thousand.
     "progress",
+    // Written by 2.1.332: the request's parameters, its system prompt and tool list (by
+    // `shapeHash`), the cost so far, and a latch.
+    "api-request",
+    "api-request-shape",
+    "atis-latch",
+    "cost-state",
+    "tools-used",
+    // Also 2.1.332: pieces of the request sent to the API, `message.role` `user` or `system`.
+    // They hold the reminders the client injects and the MEMORY.md it loaded: never the
+    // user's words, though they look like user messages, so never a turn (memory must not
+    // feed on itself).
+    "api-request-blob",
 ];
 
 /// Metadata entry type families (`agent-name`, `agent-color`, `marble-origami-commit`, …).
@@ -395,5 +407,31 @@ mod tests {
         assert_eq!(turns.len(), 2);
         assert_eq!(turns[0].kind, TurnKind::Conversation);
         assert_eq!((turns[1].kind, turns[1].text.as_str()), (TurnKind::Meta, "extra context"));
+    }
+    #[test]
+    fn the_entries_of_client_2_1_332_are_known_and_a_request_blob_is_never_the_users_words() {
+        let (turns, outcomes) = parse(&[
+            r#"{"type":"api-request","requestId":"r1","model":"claude-sonnet","max_tokens":32000,"shapeHash":"h1"}"#,
+            r#"{"type":"api-request-shape","shapeHash":"h1","system":[{"type":"text","text":"You are the agent"}],"tools":[{"name":"Read"}]}"#,
+            r#"{"type":"api-request-blob","requestId":"r1","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>Contents of MEMORY.md (user's auto-memory): we deploy on Tuesdays</system-reminder>"}]}}"#,
+            r#"{"type":"api-request-blob","requestId":"r1","message":{"role":"system","content":"reminder"}}"#,
+            r#"{"type":"atis-latch","value":true}"#,
+            r#"{"type":"tools-used","tools":["Read"],"sessionId":"s"}"#,
+            r#"{"type":"cost-state","totalCostUSD":0.01,"totalAPIDuration":12,"modelUsage":{"m":{"inputTokens":3}}}"#,
+            r#"{"type":"attachment","attachment":{"type":"prompt_snapshot","content":"the whole system prompt"}}"#,
+            r#"{"type":"attachment","attachment":{"type":"environment","cwd":"/p","platform":"linux"}}"#,
+            r#"{"type":"attachment","attachment":{"type":"model","model":"claude-sonnet"}}"#,
+            r#"{"type":"attachment","attachment":{"type":"session_context","gitStatus":"clean"}}"#,
+            r#"{"type":"attachment","attachment":{"type":"date","date":"2026-05-08"}}"#,
+            r#"{"type":"attachment","attachment":{"type":"remote_session_change"}}"#,
+            r#"{"type":"user","message":{"role":"user","content":"we deploy on Thursdays now"}}"#,
+        ]);
+        assert!(outcomes.iter().all(|o| *o == LineOutcome::Known), "{outcomes:?}");
+        // The one conversation turn is what the user typed; the blob's text is nowhere.
+        let said: Vec<&str> = turns.iter().filter(|t| t.is_conversation()).map(|t| t.text.as_str()).collect();
+        assert_eq!(said, ["we deploy on Thursdays now"]);
+        assert!(turns.iter().all(|t| !t.text.contains("Tuesdays") && t.text != "reminder"), "{turns:#?}");
+        // An attachment's text is context the client injected: meta, never conversation.
+        assert!(turns.iter().filter(|t| t.text.contains("system prompt")).all(|t| t.kind == TurnKind::Meta));
     }
 }

@@ -10,6 +10,9 @@
 //!
 //! Resources: MEMORY.md and every topic file, as `memory://<path>`.
 //!
+//! Every `memory_read`, resource read and `memory_search` is counted for usage (the files and
+//! lines it returned, appended to `usage-mcp.jsonl` in the state folder: `autodream_core::usage`).
+//!
 //! A bad argument (an empty query, a path that leaves the memory folder, a missing file, a
 //! folder, a NUL byte, a note over 4 KB: [`super::limits`]) is an MCP "invalid params" error;
 //! a failure of the machine (a folder that cannot be read) an "internal" one. Nothing here
@@ -34,6 +37,7 @@ use autodream_core::gates::{self, GateInput};
 use autodream_core::lock::ConsolidationLock;
 use autodream_core::memdir::search::{self, ReadError, SearchError, SearchOptions};
 use autodream_core::memdir::{MemoryRoot, daily_log};
+use autodream_core::usage;
 
 use super::dream::{self, Started};
 use super::limits::{self, MAX_LOG_ENTRY_BYTES, invalid};
@@ -117,6 +121,22 @@ impl MemoryServer {
         &self.shared.ctx.locations.memory_dir
     }
 
+    /// Counts what a call returned (`usage-mcp.jsonl` in the state folder). A count that
+    /// cannot be kept never fails the call.
+    fn count_use(&self, calls: &[usage::McpCall]) {
+        let _ = usage::mcp::record(&self.shared.ctx.locations, calls);
+    }
+
+    fn count_read(&self, file: &str) {
+        let at = self.shared.ctx.clock.now();
+        self.count_use(&[usage::McpCall {
+            at,
+            tool: usage::McpTool::MemoryRead,
+            file: file.into(),
+            lines: None,
+        }]);
+    }
+
     /// The options resolved again: the configuration may have changed since the start.
     fn fresh_ctx(&self) -> Result<Ctx, ErrorData> {
         context::build(&self.shared.global).map_err(|e| internal(exit::render(&e)))
@@ -138,6 +158,8 @@ impl MemoryServer {
             SearchError::EmptyQuery => invalid(format!("query {:?}: {e}", p.query)),
             SearchError::Path(e) => internal(e.to_string()),
         })?;
+        let found: Vec<(String, usize)> = hits.iter().map(|h| (h.file.clone(), h.line)).collect();
+        self.count_use(&usage::mcp::search_calls(self.shared.ctx.clock.now(), &found));
         json_result(&json!({ "query": p.query, "hits": hits }))
     }
 
@@ -146,6 +168,7 @@ impl MemoryServer {
         and files that are not Markdown are refused.")]
     async fn memory_read(&self, Parameters(p): Parameters<ReadParams>) -> Result<CallToolResult, ErrorData> {
         let file = read_file(self.memory_dir(), &p.path)?;
+        self.count_read(&file.file);
         Ok(CallToolResult::success(vec![ContentBlock::text(file.text)]))
     }
 
@@ -276,6 +299,7 @@ impl ServerHandler for MemoryServer {
             }
             e => limits::read_error(self.memory_dir(), e),
         })?;
+        self.count_read(&file.file);
         let contents = ResourceContents::text(file.text, request.uri.clone()).with_mime_type("text/markdown");
         Ok(ReadResourceResult::new(vec![contents]).into())
     }

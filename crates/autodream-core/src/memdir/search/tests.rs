@@ -179,3 +179,40 @@ fn memory_files_lists_the_index_then_topics_with_titles() {
     assert_eq!(files[0].kind, FileKind::Index);
     assert!(memory_files(&tmp.path().join("nope")).unwrap().is_empty());
 }
+
+#[test]
+fn full_width_queries_and_lines_are_folded_with_nfkc() {
+    let (_tmp, mem) = memory();
+    write(&mem.join("api.md"), "# API\n- Qwen API 限流 dashboard\n- ｈａｌｆ ｗｉｄｔｈ ｎｏｔｅ and ｶﾀｶﾅ\n");
+    assert_eq!(query_words("ＱＷＥＮ ＡＰＩ"), ["qwen", "api"]);
+    let hits = search(&mem, "ＱＷＥＮ ＡＰＩ", SearchOptions::default()).unwrap();
+    assert_eq!(found(&hits), [("api.md".to_string(), 2, 5), ("api.md".to_string(), 1, 2)]);
+    // The hit shows the line as written; the folding is only for matching.
+    let hits = search(&mem, "width note", SearchOptions::default()).unwrap();
+    assert_eq!(hits[0].text, "- ｈａｌｆ ｗｉｄｔｈ ｎｏｔｅ and ｶﾀｶﾅ");
+    assert_eq!(hits[0].score, 5);
+    // Half-width katakana in the line, full-width in the query.
+    let hits = search(&mem, "カタカナ", SearchOptions::default()).unwrap();
+    assert_eq!(found(&hits), [("api.md".to_string(), 3, 2)]);
+}
+
+#[test]
+fn a_one_letter_cjk_query_is_too_vague_to_match() {
+    let (_tmp, mem) = memory();
+    write(&mem.join("ko.md"), "# 배포\n- 배포 절차\n- 認証設定\n");
+    for q in ["部", "認", "배", " 部 ", "部 認", "ｶ"] {
+        assert!(query_words(q).is_empty(), "{q:?}");
+        let hits = search(&mem, q, SearchOptions::default()).unwrap();
+        assert!(hits.is_empty(), "{q:?}: {hits:?}");
+    }
+    // Among longer words a one-letter CJK word is dropped, the rest still match.
+    assert_eq!(query_words("部 部署"), ["部署"]);
+    assert_eq!(
+        found(&search(&mem, "배 절차", SearchOptions::default()).unwrap()),
+        [("ko.md".to_string(), 2, 2)]
+    );
+    // Two letters are a word.
+    assert_eq!(found(&search(&mem, "배포", SearchOptions::default()).unwrap()).len(), 2);
+    // A query without any letter is still an error, not an empty result.
+    assert!(matches!(search(&mem, " - ", SearchOptions::default()), Err(SearchError::EmptyQuery)));
+}
