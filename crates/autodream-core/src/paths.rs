@@ -49,6 +49,8 @@ pub mod state {
     /// Engine data that dreams change with the memory (the offline engine's record and
     /// archive), applied, recorded and undone like memory files.
     pub const ENGINE_DATA_DIR: &str = "data";
+    /// A dream stopped for review: its staging copy and its record (`dream::review`).
+    pub const PENDING_DIR: &str = "pending";
 
     /// Every name above, for listings and tests.
     pub const ALL: &[&str] = &[
@@ -66,6 +68,7 @@ pub mod state {
         CAPTURE_DIR,
         INSTALL_MANIFEST_FILE,
         ENGINE_DATA_DIR,
+        PENDING_DIR,
     ];
 }
 
