@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use autodream_core::referents::{Checked, ProjectChecker, Referent, Runner, Status};
+use autodream_core::referents::{Checked, ProjectChecker, Referent, Status};
 
 /// The bounds of one check.
 #[derive(Debug, Clone, Copy)]
@@ -32,14 +32,19 @@ pub struct Bounds {
     pub max_file_bytes: u64,
 }
 
+impl Bounds {
+    /// 200,000 files, 3 s, 256 MiB scanned, files up to 1 MiB.
+    pub const DEFAULT: Bounds = Bounds {
+        max_files: 200_000,
+        max_time: Duration::from_secs(3),
+        max_scan_bytes: 256 << 20,
+        max_file_bytes: 1 << 20,
+    };
+}
+
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds {
-            max_files: 200_000,
-            max_time: Duration::from_secs(3),
-            max_scan_bytes: 256 << 20,
-            max_file_bytes: 1 << 20,
-        }
+        Bounds::DEFAULT
     }
 }
 
@@ -47,6 +52,13 @@ impl Default for Bounds {
 #[derive(Debug, Default)]
 pub struct ProjectIndex {
     pub bounds: Bounds,
+}
+
+impl ProjectIndex {
+    /// The index with the default bounds (for a `static`).
+    pub const fn new() -> ProjectIndex {
+        ProjectIndex { bounds: Bounds::DEFAULT }
+    }
 }
 
 /// Extensions of files the code reads environment variables in (source, scripts, config).
