@@ -245,6 +245,10 @@ fn under_lock<T>(
         Some(p) => f(&p, &lock, &token),
         None => Err(ReviewError::NothingPending),
     };
+    if result.is_ok() || matches!(result, Err(ReviewError::Stale { .. })) {
+        // "A dream waits for review" is no longer true.
+        let _ = super::announce::take(loc);
+    }
     let _ = lock.rollback(&token);
     result
 }
