@@ -282,10 +282,15 @@ static BRANCH_NAME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9][A-Za-z0-9._/\-]*$").expect("valid"));
 static BINARY_NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z][a-z0-9_\-]*$").expect("valid"));
 
-/// Whether a fact line is about history (a rename, a removal, what not to use any more).
+static HISTORY: LazyLock<Regex> = LazyLock::new(|| {
+    let words: Vec<String> = HISTORY_WORDS.iter().map(|w| regex::escape(w.trim())).collect();
+    Regex::new(&format!(r"(?i)\b(?:{})\b", words.join("|"))).expect("valid")
+});
+
+/// Whether a fact line is about history (a rename, a removal, what not to use any more),
+/// in its prose: a word inside a code span (`src/gone/`) says nothing.
 pub fn looks_like_history(fact: &str) -> bool {
-    let lower = fact.to_lowercase();
-    HISTORY_WORDS.iter().any(|w| lower.contains(w))
+    HISTORY.is_match(&BACKTICKS.replace_all(fact, " "))
 }
 
 /// The referents a fact line names.
@@ -564,5 +569,7 @@ mod tests {
         assert!(looks_like_history("`scripts/old.sh` was renamed to `scripts/new.sh`"));
         assert!(looks_like_history("We no longer use `Makefile`"));
         assert!(!looks_like_history("Deploy with `scripts/deploy.sh`"));
+        assert!(!looks_like_history("Module x lives in `src/gone/old.rs`"), "words in a code span");
+        assert!(!looks_like_history("The bold theme is in `theme.css`"), "whole words only");
     }
 }
