@@ -292,14 +292,14 @@ fn rewrite(file: &TopicFile, moved: &[usize], restored: &[usize], today: Date) -
             let current_end = (0..h).rev().find(|&i| kept[i].starts_with("- ")).map_or(h, |i| i + 1);
             let section_end = (h + 1..kept.len()).find(|&i| kept[i].starts_with('#')).unwrap_or(kept.len());
             let section_last = (h..section_end).rev().find(|&i| !kept[i].trim().is_empty()).unwrap_or(h) + 1;
-            out.extend(kept[..current_end].iter().map(|s| s.to_string()));
+            out.extend(kept[..current_end].iter().map(|s| (*s).clone()));
             out.extend(to_current);
-            out.extend(kept[current_end..section_last].iter().map(|s| s.to_string()));
+            out.extend(kept[current_end..section_last].iter().map(|s| (*s).clone()));
             out.extend(to_superseded);
-            out.extend(kept[section_last..].iter().map(|s| s.to_string()));
+            out.extend(kept[section_last..].iter().map(|s| (*s).clone()));
         }
         None => {
-            out.extend(kept.iter().map(|s| s.to_string()));
+            out.extend(kept.iter().map(|s| (*s).clone()));
             out.extend(to_current);
             if !to_superseded.is_empty() {
                 while out.last().is_some_and(|l| l.trim().is_empty()) {
