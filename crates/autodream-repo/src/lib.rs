@@ -304,7 +304,11 @@ fn branch_status(project: &Path, branch: &str) -> Status {
     if !git.join("refs").is_dir() {
         return Status::Unknown;
     }
-    if git.join("refs/heads").join(branch).is_file() {
+    // A fresh repository's branch has no ref until its first commit, only HEAD naming it.
+    let head = std::fs::read_to_string(git.join("HEAD")).unwrap_or_default();
+    if git.join("refs/heads").join(branch).is_file()
+        || head.trim().strip_prefix("ref: refs/heads/") == Some(branch)
+    {
         return Status::Present;
     }
     if let Ok(remotes) = std::fs::read_dir(git.join("refs/remotes")) {

@@ -130,3 +130,12 @@ fn a_walk_cut_short_declares_nothing_gone() {
     assert!(checked.incomplete.is_some());
     assert!(set.iter().all(|r| checked.of(r) == Status::Unknown), "{:?}", checked.status);
 }
+
+#[test]
+fn the_branch_of_a_repository_without_commits_is_its_head() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), ".git/HEAD", "ref: refs/heads/trunk\n");
+    std::fs::create_dir_all(tmp.path().join(".git/refs/heads")).unwrap();
+    let b = |s: &str| Referent::Branch(s.into());
+    assert_eq!(check(tmp.path(), &[b("trunk"), b("main")]), [Status::Present, Status::Gone]);
+}

@@ -126,7 +126,12 @@ pub fn run(
     let mut files = Vec::new();
     for rel in topic_files(dir) {
         let Ok(text) = std::fs::read_to_string(dir.join(&rel)) else { continue };
-        files.push(parse(rel, &text));
+        let mut file = parse(rel, &text);
+        // A file of the memory itself (`see ci.md`) is not the project's.
+        for f in &mut file.facts {
+            f.referents.retain(|r| !matches!(r, Referent::Path(p) if dir.join(p).exists()));
+        }
+        files.push(file);
     }
     let wanted: BTreeSet<Referent> =
         files.iter().flat_map(|f| &f.facts).flat_map(|f| f.referents.iter().cloned()).collect();

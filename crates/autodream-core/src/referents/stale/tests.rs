@@ -141,6 +141,16 @@ fn a_fact_with_one_referent_still_present_stays() {
 }
 
 #[test]
+fn a_file_of_the_memory_itself_is_not_a_referent() {
+    let text = "# Build\n- See `deploys.md` for the release steps (2026-02-01).\n";
+    let (_tmp, mem, project) = setup(text);
+    let fake = Fake { present: vec![], incomplete: false };
+    let report = run(&mem, &project, &fake, TODAY, true).unwrap();
+    assert!(report.moved.is_empty() && report.facts_checked == 0, "{report:?}");
+    assert_eq!(std::fs::read_to_string(mem.join("deploys.md")).unwrap(), text);
+}
+
+#[test]
 fn unmarking_undoes_marking() {
     for fact in ["Deploy with `x.sh` (2026-01-12).", "Set $X_Y first"] {
         let m = marked(fact, TODAY, &["path `x.sh`".into()]);
