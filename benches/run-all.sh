@@ -3,6 +3,7 @@
 #   benches/hook.sh            hook with the gates closed vs /bin/true (goal <= 1.5x)
 #   benches/sessions_gate.sh   one sessions scan of 10,000 transcripts vs find | wc -l (<= 1.2x)
 #   benches/append.sh          16 concurrent `autodream log` processes (entries/s)
+#   benches/stale_check.sh     check --stale over a 50,000-file git project (goal <= 1 s)
 #   cargo bench --bench gates --bench daily_log   (in-process: gate costs, 16-thread appends)
 #
 # Ratios from different runs are not comparable (the machine's load changes): compare
@@ -23,6 +24,7 @@ here="$(dirname "$0")"
 bash "$here/hook.sh"
 bash "$here/sessions_gate.sh"
 bash "$here/append.sh"
+bash "$here/stale_check.sh"
 
 # Criterion's mean for one bench, from its estimates (nanoseconds per iteration).
 criterion_mean_ns() { # criterion_mean_ns GROUP/BENCH

@@ -221,6 +221,12 @@ verdict() { # verdict VALUE GOAL [MEDIAN_VALUE]
             a = (v + 0 <= g + 0); b = (m + 0 <= g + 0)
             print (a && b) ? "met" : (!a && !b) ? "MISSED" : "noisy" }'
         ;;
+    '<='*ms)
+        awk -v v="$1" -v m="${3:-$1}" -v g="${2#<=}" 'BEGIN {
+            g = substr(g, 1, length(g) - 2)
+            a = (v + 0 <= g + 0); b = (m + 0 <= g + 0)
+            print (a && b) ? "met" : (!a && !b) ? "MISSED" : "noisy" }'
+        ;;
     *) echo - ;;
     esac
 }

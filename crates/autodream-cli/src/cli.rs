@@ -46,6 +46,8 @@ pub enum Command {
     Diff(commands::diff::DiffArgs),
     /// Restore what a dream replaced, byte for byte
     Undo(commands::undo::UndoArgs),
+    /// Show the dream waiting for review; accept it (all or some files) or reject it
+    Review(commands::review::ReviewArgs),
     /// Where the facts that mention TEXT came from (session, time, transcript line)
     Why(commands::why::WhyArgs),
     /// Retire the facts that mention TEXT (archived with the day; undoable)
@@ -91,6 +93,7 @@ impl Command {
             Command::History(args) => history::run(global, args),
             Command::Diff(args) => diff::run(global, args),
             Command::Undo(args) => undo::run(global, args),
+            Command::Review(args) => review::run(global, args),
             Command::Why(args) => why::run(global, args),
             Command::Forget(args) => forget::run(global, args),
             Command::Install(args) => install::run_install(global, args),

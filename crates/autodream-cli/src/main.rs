@@ -32,6 +32,9 @@ fn main() -> ExitCode {
     {
         return commands::hook::run_fast(hook_args);
     }
+    // Every dream of this process checks its facts against the repository (`referents`).
+    static PROJECT_INDEX: autodream_repo::ProjectIndex = autodream_repo::ProjectIndex::new();
+    autodream_core::referents::register(&PROJECT_INDEX);
     match Cli::try_parse_from(&args) {
         Ok(cli) => exit::finish(cli.command.run(&cli.global)),
         Err(e) => exit::usage_error(&e),

@@ -145,6 +145,13 @@ pub struct Config {
     /// `autodream daemon`: new daily-log entries that are enough for a dream (as
     /// `min_sessions` new sessions are).
     pub min_log_entries: u32,
+    /// At every dream, check the facts that name something the project can confirm (a
+    /// path, a script, an environment variable, a branch) against the repository, and move
+    /// those whose referent is gone under `## Superseded` (`referents`).
+    pub check_repository: bool,
+    /// Stop every dream after validation and keep it as a pending dream until `autodream
+    /// review` accepts or rejects it (`dream::review`).
+    pub review: bool,
 }
 
 impl Default for Config {
@@ -174,6 +181,8 @@ impl Default for Config {
             dream_window: values::DreamWindow::NIGHT,
             tick_minutes: 15.0,
             min_log_entries: 10,
+            check_repository: true,
+            review: false,
         }
     }
 }

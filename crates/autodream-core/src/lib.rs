@@ -27,6 +27,7 @@ pub mod memdir;
 pub mod overrides;
 pub mod paths;
 pub mod redact;
+pub mod referents;
 pub mod rules;
 pub mod sessions;
 pub mod usage;

@@ -53,6 +53,8 @@ pub mod state {
     pub const USAGE_FILE: &str = "usage.json";
     /// The MCP server's reads and searches of memory, one JSON line each (`usage`).
     pub const USAGE_LOG_FILE: &str = "usage-mcp.jsonl";
+    /// A dream stopped for review: its staging copy and its record (`dream::review`).
+    pub const PENDING_DIR: &str = "pending";
 
     /// Every name above, for listings and tests.
     pub const ALL: &[&str] = &[
@@ -72,6 +74,7 @@ pub mod state {
         ENGINE_DATA_DIR,
         USAGE_FILE,
         USAGE_LOG_FILE,
+        PENDING_DIR,
     ];
 }
 

@@ -14,6 +14,7 @@ pub mod install;
 pub mod kill;
 pub mod log;
 pub mod mcp;
+pub mod review;
 pub mod run;
 pub mod sandbox_exec;
 pub mod sessions;

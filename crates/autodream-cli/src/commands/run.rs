@@ -29,6 +29,9 @@ pub struct RunArgs {
     /// Run every gate first and refuse (exit 3) when one is closed
     #[arg(long)]
     pub respect_gates: bool,
+    /// Stop after validation and keep the dream for `autodream review` (as `review = true`)
+    #[arg(long, conflicts_with = "dry_run")]
+    pub review: bool,
     /// Print one JSON object
     #[arg(long)]
     pub json: bool,
@@ -82,6 +85,7 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
         ctx.clock,
         DreamOptions {
             dry_run: args.dry_run,
+            review: args.review,
             current_session: ctx.current_session.clone(),
             cancel: cancel_on_signals(),
             on_event,
@@ -109,7 +113,7 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
     // Engine state in dot-folders is applied with the dream but is not memory to show.
     let shown: Vec<&String> =
         outcome.files.iter().filter(|f| !f.split('/').any(|c| c.starts_with('.'))).collect();
-    if !shown.is_empty() && !args.dry_run {
+    if !shown.is_empty() && !args.dry_run && !outcome.pending {
         for f in shown {
             outln!("  {f}")?;
         }

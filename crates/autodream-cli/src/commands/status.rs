@@ -37,27 +37,30 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     let used = usage::refresh(loc, ctx.cfg().sessions_format, now);
     let follow = usage::follow_rate(&used, &loc.memory_dir, usage::FOLLOW_WINDOW);
     if args.json {
-        print_json(&crate::commands::daemon::with_status_json(
-            json!({
-                "memory_dir": loc.memory_dir,
-                "memory_source": ctx.memory_source.as_ref().map(|s| s.to_string()),
-                "state_dir": loc.state_dir,
-                "sessions_dir": loc.sessions_dir,
-                "enabled": eval.gates.first().is_some_and(|g| g.pass),
-                "last_consolidated_at": eval.last_consolidated_at,
-                "next_eligible_at": eval.next_eligible_at,
-                "config_file": ctx.config.file,
-                "config_warnings": ctx.config.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
-                "gates": eval.gates,
-                "would_dream": eval.all_pass(),
-                "task": task,
-                "recovered": recovery,
-                "sandbox": autodream_llm::landlock_status().to_string(),
-                "extraction": extraction_summary(&ctx),
-                "cost": cost_report(&ctx),
-                "usage": usage_json(&used, &follow),
-            }),
-            &ctx,
+        print_json(&with_pending(
+            loc,
+            crate::commands::daemon::with_status_json(
+                json!({
+                    "memory_dir": loc.memory_dir,
+                    "memory_source": ctx.memory_source.as_ref().map(|s| s.to_string()),
+                    "state_dir": loc.state_dir,
+                    "sessions_dir": loc.sessions_dir,
+                    "enabled": eval.gates.first().is_some_and(|g| g.pass),
+                    "last_consolidated_at": eval.last_consolidated_at,
+                    "next_eligible_at": eval.next_eligible_at,
+                    "config_file": ctx.config.file,
+                    "config_warnings": ctx.config.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+                    "gates": eval.gates,
+                    "would_dream": eval.all_pass(),
+                    "task": task,
+                    "recovered": recovery,
+                    "sandbox": autodream_llm::landlock_status().to_string(),
+                    "extraction": extraction_summary(&ctx),
+                    "cost": cost_report(&ctx),
+                    "usage": usage_json(&used, &follow),
+                }),
+                &ctx,
+            ),
         ))?;
         return Ok(0);
     }
@@ -133,6 +136,14 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     print_extraction(&ctx)?;
     print_cost(&ctx)?;
     crate::commands::daemon::print_status(&ctx)?;
+    if let Some(p) = autodream_core::dream::review::load(loc) {
+        let n = p.memory_files().count();
+        outln!(
+            "review    dream {} waits for review: {n} file{} would change (autodream review)",
+            p.task,
+            if n == 1 { "" } else { "s" }
+        )?;
+    }
     if let Some(t) = &task {
         outln!("dream     {}", t.one_line(now))?;
         for turn in t.turns.iter().rev().take(6).rev() {
@@ -182,4 +193,16 @@ fn usage_json(used: &usage::Usage, follow: &usage::FollowRate) -> serde_json::Va
         "mcp_calls": used.mcp_calls,
         "files": used.totals,
     })
+}
+
+/// `status --json` with `pending_review` when a dream waits for review.
+fn with_pending(loc: &autodream_core::paths::Locations, mut status: serde_json::Value) -> serde_json::Value {
+    if let Some(p) = autodream_core::dream::review::load(loc) {
+        status["pending_review"] = json!({
+            "task": p.task,
+            "planned_at": p.planned_at,
+            "files": p.memory_files().map(|f| f.path.clone()).collect::<Vec<_>>(),
+        });
+    }
+    status
 }

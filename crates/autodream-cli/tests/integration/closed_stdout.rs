@@ -147,6 +147,29 @@ fn big_memory_dreamt(env: &Env) {
     env.run(&["run", "--engine", "hygiene"]).assert_code(0);
 }
 
+/// [`big_memory`] with a hygiene dream waiting for review: `review` shows its long diff.
+fn big_memory_pending(env: &Env) {
+    big_memory(env);
+    env.run(&["run", "--engine", "hygiene", "--review"]).assert_code(0);
+    assert!(
+        env.state_dir().join("pending").read_dir().is_ok_and(|mut d| d.next().is_some()),
+        "no pending dream"
+    );
+}
+
+/// [`big_memory`] in a git project whose files its facts name: `check --stale` lists them.
+fn big_memory_in_a_repository(env: &Env) {
+    big_memory(env);
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let mut topic = String::from("# Scripts\n\n");
+    for i in 0..LINES {
+        topic.push_str(&format!(
+            "- service {i} deploys with `scripts/deploy-{i}.sh` from the release folder\n"
+        ));
+    }
+    write(&env.mem.join("scripts.md"), &topic);
+}
+
 fn nothing(_: &Env) {}
 
 fn initialised(env: &Env) {
@@ -219,6 +242,8 @@ fn cases() -> Vec<Case> {
         case("sessions --all --json", many_sessions).big(),
         case("check", big_memory).big(),
         case("check --json", big_memory).big(),
+        case("check --stale", big_memory_in_a_repository).big(),
+        case("check --stale --json", big_memory_in_a_repository).big(),
         case("run --engine hygiene --dry-run", big_memory).big().after(unchanged),
         case("run --engine hygiene", big_memory).after(lock_released),
         case("run --engine hygiene --json", big_memory).after(lock_released),
@@ -228,6 +253,9 @@ fn cases() -> Vec<Case> {
         case("history --json", big_memory_dreamt),
         case("diff", big_memory_dreamt).big(),
         case("undo", big_memory_dreamt).after(lock_released),
+        case("review", big_memory_pending).big(),
+        case("review --json", big_memory_pending).big(),
+        case("review --accept", big_memory_pending).after(lock_released),
         case("why deploy", big_memory).big(),
         case("why deploy --json", big_memory).big(),
         case("forget --dry-run deploy", big_memory).big().after(unchanged),

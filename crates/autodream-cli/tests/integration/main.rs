@@ -21,6 +21,8 @@ mod hook;
 mod install;
 mod layout;
 mod mcp;
+mod review;
+mod stale;
 // Shared with the `processes` binary: each binary uses only some of the helpers.
 #[allow(dead_code)]
 mod support;

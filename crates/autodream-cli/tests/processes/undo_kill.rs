@@ -102,7 +102,7 @@ fn sigkilled_undos_leave_the_dream_or_the_state_before_it() {
 
 /// Twelve topics whose index hooks are too long: a hygiene dream moves each hook's detail
 /// into its topic file, so it changes thirteen files and an undo restores as many.
-fn many_long_hooks(mem: &std::path::Path) {
+pub(crate) fn many_long_hooks(mem: &std::path::Path) {
     let mut index = String::from("# Memory\n");
     for i in 0..12 {
         write(&mem.join(format!("area-{i}.md")), &format!("# Area {i}\n\n- owned by team {i}\n"));

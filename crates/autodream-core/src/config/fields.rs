@@ -213,6 +213,14 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         c.mirror_index = path_list(v)?;
         Ok(())
     }),
+    ("check_repository", |c, v| {
+        c.check_repository = boolean(v)?;
+        Ok(())
+    }),
+    ("review", |c, v| {
+        c.review = boolean(v)?;
+        Ok(())
+    }),
     ("memory_budget_ratio", |c, v| {
         c.memory_budget_ratio = pos_f64(v, 0.0, 1.0, false)?;
         Ok(())

@@ -25,6 +25,7 @@ use super::history::{self, BeforeAfter, Manifest};
 use super::{HISTORY_DIR, JOURNAL_FILE, LifecycleError, STAGING_DIR};
 use crate::memdir::{MemoryRoot, is_engine_data};
 use crate::paths::Locations;
+use crate::paths::state::PENDING_DIR;
 
 /// The folders a change set writes: the memory folder, and the engine data in the state folder.
 pub(crate) struct Roots {
@@ -188,12 +189,14 @@ pub(crate) fn apply_op(root: &MemoryRoot, path: &str, new: Option<&[u8]>) -> Res
 }
 
 /// A file named by a journal, relative to the state folder: only files inside the staging
-/// area or the history are read back.
+/// area, a pending dream's copy or the history are read back.
 pub(crate) fn staged_rel<'a>(state_dir: &Path, staged: &'a Path) -> Option<&'a Path> {
     staged
         .strip_prefix(state_dir)
         .ok()
-        .filter(|rel| rel.starts_with(STAGING_DIR) || rel.starts_with(HISTORY_DIR))
+        .filter(|rel| {
+            rel.starts_with(STAGING_DIR) || rel.starts_with(HISTORY_DIR) || rel.starts_with(PENDING_DIR)
+        })
         .filter(|rel| !rel.components().any(|c| matches!(c, std::path::Component::ParentDir)))
 }
 

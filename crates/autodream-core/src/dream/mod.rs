@@ -15,6 +15,7 @@ pub mod history;
 pub mod journal;
 pub mod kill;
 pub mod migrate;
+pub mod review;
 pub mod run;
 pub mod task;
 pub mod transaction;

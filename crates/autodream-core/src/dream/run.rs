@@ -6,9 +6,12 @@
 //! 4. wait until the user is idle;
 //! 5. gather the sessions and daily-log entries since the last dream;
 //! 6. stage a copy of the memory directory (removed on every way out, by a drop guard);
-//! 7. let the engine dream on the copy;
-//! 8. tidy the copy (hygiene), order its index by use and stamp `modified` on changed topics (`usage::dream_pass`), and validate it;
-//! 9. apply the changes under the journal (or show them, for a dry run);
+//! 7. let the engine dream on the copy, then check its facts against the repository
+//!    (`referents`, every engine);
+//! 8. tidy the copy (hygiene), order its index by use and stamp `modified` on changed topics
+//!    (`usage::dream_pass`), and validate it;
+//! 9. apply the changes under the journal (or show them, for a dry run, or keep them as a
+//!    pending dream for review, `review`);
 //! 10. release the lock (or roll it back on failure, cancellation or a dry run) and record
 //!     the outcome.
 //!
@@ -24,7 +27,7 @@ use serde::Serialize;
 use super::history::Manifest;
 use super::task::{Task, TaskProgress, TaskState};
 use super::transaction::{self, Staging};
-use super::{announce, history, recover, validate};
+use super::{announce, history, recover, review, validate};
 use crate::clock::{Clock, from_system_time, local_tz};
 use crate::config::LoadedConfig;
 use crate::engine::{CancelToken, DreamContext, Engine, EngineError, EngineSummary, ProgressSink};
@@ -56,6 +59,9 @@ pub struct DreamOptions<'a> {
     /// entries. An edit by hand under the same transaction (`autodream forget`) does
     /// neither, and is not announced to the agent.
     pub consolidates: bool,
+    /// Stop after validation and keep the dream for review (`run --review`; `review = true`
+    /// in the config does the same for every dream).
+    pub review: bool,
 }
 
 impl<'a> DreamOptions<'a> {
@@ -72,6 +78,7 @@ impl<'a> DreamOptions<'a> {
             cancel: CancelToken::new(),
             on_event: None,
             consolidates: true,
+            review: false,
         }
     }
 }
@@ -88,6 +95,9 @@ pub struct DreamOutcome {
     pub summary: EngineSummary,
     /// "Improved 3 files" or "Nothing to change".
     pub message: String,
+    /// The dream stopped for review: nothing was applied (`dream::review`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pending: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -125,7 +135,11 @@ fn new_task_id(loc: &Locations, clock: Clock) -> String {
         let rest = id.strip_prefix(base.as_str())?;
         if rest.is_empty() { Some(1) } else { rest.strip_prefix('-')?.parse::<u64>().ok() }
     });
-    let taken = |id: &str| history::entry_dir(loc, id).exists() || transaction::staging_dir(loc, id).exists();
+    let taken = |id: &str| {
+        history::entry_dir(loc, id).exists()
+            || transaction::staging_dir(loc, id).exists()
+            || review::exists(loc, id)
+    };
     (after_last.map_or(1, |n| n + 1)..).map(number).find(|id| !taken(id)).expect("an unused id")
 }
 
@@ -289,11 +303,20 @@ fn run_locked(
                 t.summary = Some(outcome.message.clone() + summary_suffix(&outcome.summary).as_str());
                 t.tokens = outcome.summary.tokens;
                 t.cost_usd = outcome.summary.cost_usd;
-                t.announced = opts.dry_run || !opts.consolidates || !outcome.message.starts_with("Improved");
+                t.announced = opts.dry_run
+                    || !opts.consolidates
+                    || !(outcome.pending || outcome.message.starts_with("Improved"));
             });
             let _ = super::cost::record_task(loc, cfg, &progress.snapshot());
-            if !opts.dry_run && opts.consolidates && outcome.message.starts_with("Improved") {
+            if !opts.dry_run
+                && opts.consolidates
+                && (outcome.pending || outcome.message.starts_with("Improved"))
+            {
                 let _ = announce::post(loc, &outcome.message);
+            }
+            // A pending dream this one reviewed again is replaced by it.
+            if !opts.dry_run && opts.consolidates && !outcome.pending {
+                review::discard_others(loc, None);
             }
             Ok(DreamOutcome { task: progress.snapshot(), ..outcome })
         }
@@ -378,17 +401,29 @@ fn dream_body(
         project_dir: &loc.project_dir,
         sessions: &input.sessions,
         log_entries: &input.log_entries,
-        last_consolidated_at: token.prior_mtime.map(from_system_time),
+        last_consolidated_at: review::window_start(loc, token.prior_mtime).map(from_system_time),
         now: clock.now(),
         config: cfg,
         progress,
         cancel,
     };
-    let summary = run_engine(opts, &ctx)?;
+    let mut summary = run_engine(opts, &ctx)?;
     cancel.check().map_err(|_| DreamError::Cancelled)?;
+    // The facts checked against the repository, whatever the engine.
+    let today = clock.now().to_zoned(local_tz()).date();
+    if cfg.check_repository
+        && opts.consolidates
+        && let Some(checker) = crate::referents::registered()
+    {
+        let report = crate::referents::stale::run(&staging.work, &loc.project_dir, checker, today, true)
+            .map_err(|e| DreamError::Failed(format!("repository check: {e}")))?;
+        summary.archived_facts += report.moved.len();
+        if !report.sentence().is_empty() {
+            summary.notes.push(report.sentence());
+        }
+    }
 
     // 8. Tidy the copy, order its index by use and stamp what changed, and validate it.
-    let today = clock.now().to_zoned(local_tz()).date();
     crate::hygiene::tidy(&staging.work, cfg, today)
         .map_err(|e| DreamError::Failed(format!("hygiene pass: {e}")))?;
     crate::usage::dream_pass(loc, &staging.base, &staging.work, cfg.sessions_format, clock.now())
@@ -405,6 +440,9 @@ fn dream_body(
     }
     cancel.check().map_err(|_| DreamError::Cancelled)?;
     let dreaming = Dreaming { loc, cfg, clock, opts, token, progress };
+    if (opts.review || cfg.review) && opts.consolidates && planned.iter().any(|p| !is_engine_data(&p.path)) {
+        return stop_for_review(dreaming, &staging, planned, summary, input);
+    }
     apply(dreaming, &staging, planned, summary, input)
 }
 
@@ -429,7 +467,7 @@ fn gather(
     let window = SessionWindow::for_project(
         loc,
         cfg.sessions_format,
-        token.prior_mtime,
+        review::window_start(loc, token.prior_mtime),
         clock.now(),
         opts.current_session.as_deref(),
     );
@@ -490,6 +528,51 @@ fn dry_run_outcome(
         diff: Some(transaction::plan_diff(planned)),
         summary,
         message,
+        pending: false,
+    })
+}
+
+/// Step 9 with review: the plan is kept as the pending dream, nothing is applied.
+fn stop_for_review(
+    dreaming: Dreaming<'_>,
+    staging: &transaction::Staging,
+    planned: Vec<transaction::Planned>,
+    summary: EngineSummary,
+    input: Gathered,
+) -> Result<DreamOutcome, DreamError> {
+    let Dreaming { loc, clock, opts, token, progress, .. } = dreaming;
+    // Refused now what the accept would refuse: a change through a symbolic link.
+    transaction::check_plan(loc, &planned).map_err(|e| DreamError::Failed(e.to_string()))?;
+    let record = review::Pending {
+        task: progress.snapshot().id,
+        engine: opts.engine.name().to_string(),
+        started_at: token.started_at,
+        planned_at: clock.now(),
+        since: review::window_start(loc, token.prior_mtime).map(from_system_time),
+        summary: summary.text.clone(),
+        notes: summary.notes.clone(),
+        files: vec![],
+        log_cursor: input.new_cursor,
+        sessions_reviewed: input.sessions.len(),
+        tokens: summary.tokens,
+        cost_usd: summary.cost_usd,
+    };
+    let diff = transaction::plan_diff(&planned);
+    let record =
+        review::keep(loc, staging, &planned, record).map_err(|e| DreamError::Failed(e.to_string()))?;
+    let n = record.memory_files().count();
+    let message = format!(
+        "A dream waits for review: {n} file{} would change (autodream review)",
+        if n == 1 { "" } else { "s" }
+    );
+    Ok(DreamOutcome {
+        task: progress.snapshot(),
+        files: record.files.iter().map(|f| f.path.clone()).collect(),
+        conflicts: vec![],
+        diff: Some(diff),
+        summary,
+        message,
+        pending: true,
     })
 }
 
@@ -556,110 +639,9 @@ fn apply(
         diff: None,
         summary,
         message,
+        pending: false,
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clock::to_system_time;
-    use crate::config::Config;
-    use crate::gates::{GateInput, GateName};
-    use jiff::Timestamp;
-
-    fn at(s: &str) -> Timestamp {
-        s.parse().unwrap()
-    }
-
-    fn touch(path: &Path, t: Timestamp) {
-        std::fs::write(path, "{}\n").unwrap();
-        filetime::set_file_mtime(path, filetime::FileTime::from_system_time(to_system_time(t))).unwrap();
-    }
-
-    /// Two dreams in the same second that change nothing (so neither leaves a history folder)
-    /// still get different ids: the last task's id is never reused.
-    #[test]
-    fn task_ids_in_one_second_never_repeat_even_without_history() {
-        let tmp = tempfile::tempdir().unwrap();
-        let loc = Locations {
-            memory_dir: tmp.path().join("memory"),
-            state_dir: tmp.path().join("state"),
-            sessions_dir: tmp.path().join("sessions"),
-            project_dir: tmp.path().into(),
-        };
-        std::fs::create_dir_all(&loc.state_dir).unwrap();
-        let clock = Clock::Fixed(at("2026-05-08T12:00:00Z"));
-        let mut seen = Vec::new();
-        for _ in 0..12 {
-            let id = new_task_id(&loc, clock);
-            assert!(!seen.contains(&id), "{id} reused after {seen:?}");
-            super::super::task::save(&loc, &Task::new(id.clone(), "hygiene", 1, clock.now())).unwrap();
-            seen.push(id);
-        }
-        assert_eq!(seen[0], "20260508T120000Z");
-        assert_eq!(seen[1], "20260508T120000Z-2");
-        assert_eq!(seen[11], "20260508T120000Z-12");
-        // A staging copy of that name, left by anything, is not reused either.
-        std::fs::create_dir_all(transaction::staging_dir(&loc, "20260508T120000Z-13")).unwrap();
-        assert_eq!(new_task_id(&loc, clock), "20260508T120000Z-14");
-    }
-
-    /// With an injected "now", the worker's re-check under the lock and the hook's gates
-    /// give the same verdict: sessions touched after "now" count for neither.
-    #[test]
-    fn the_recheck_agrees_with_the_gates_under_an_injected_now() {
-        let tmp = tempfile::tempdir().unwrap();
-        let loc = Locations {
-            memory_dir: tmp.path().join("memory"),
-            state_dir: tmp.path().join("state"),
-            sessions_dir: tmp.path().join("sessions"),
-            project_dir: tmp.path().into(),
-        };
-        std::fs::create_dir_all(&loc.memory_dir).unwrap();
-        std::fs::create_dir_all(&loc.sessions_dir).unwrap();
-        let now = at("2026-05-08T12:00:00Z");
-        let last = at("2026-05-06T12:00:00Z");
-        touch(&loc.lock_path(), last);
-        // Four sessions since the last dream, two more "after now" (written in real time).
-        for (i, when) in
-            ["2026-05-07T00:00:00Z", "2026-05-07T06:00:00Z", "2026-05-08T01:00:00Z", "2026-05-08T11:00:00Z"]
-                .into_iter()
-                .chain(["2026-05-09T00:00:00Z", "2026-05-10T00:00:00Z"])
-                .enumerate()
-        {
-            touch(&loc.sessions_dir.join(format!("00000000-0000-4000-8000-00000000000{i}.jsonl")), at(when));
-        }
-        let clock = Clock::Fixed(now);
-        let token = LockToken { pid: 1, prior_mtime: Some(to_system_time(last)), started_at: now };
-        for (min_sessions, min_hours, agreed) in
-            [(4, 24.0, None), (5, 24.0, Some(GateName::Sessions)), (4, 72.0, Some(GateName::Time))]
-        {
-            let config = LoadedConfig {
-                config: Config { min_sessions, min_hours, ..Config::default() },
-                warnings: vec![],
-                file: None,
-                auto_memory_off: None,
-                client_auto_dream: None,
-                enabled_source: "default".into(),
-            };
-            let _ = std::fs::remove_file(crate::gates::scan_stamp_path(&loc));
-            let gates = crate::gates::check(&GateInput {
-                locations: &loc,
-                config: &config,
-                clock,
-                current_session: None,
-            });
-            assert_eq!(gates.failed, agreed, "gates at min_sessions {min_sessions}, min_hours {min_hours}");
-            let recheck = recheck(&loc, &config, clock, &token, None);
-            match agreed {
-                None => assert_eq!(recheck, Ok(())),
-                Some(GateName::Time) => {
-                    assert!(recheck.unwrap_err().starts_with("time gate closed"), "{min_hours}")
-                }
-                Some(_) => {
-                    assert_eq!(recheck.unwrap_err(), "sessions gate closed: sessions 4/5: 1 more needed")
-                }
-            }
-        }
-    }
-}
+mod tests;
