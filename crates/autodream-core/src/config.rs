@@ -94,6 +94,28 @@ pub struct ClaudeConfig {
     pub timeout_minutes: f64,
 }
 
+/// Team memory's settings (`[team]` in the config file, `AUTODREAM_TEAM_*`): which remote and
+/// branch a memory folder shares once `autodream team init` has joined it, and how this
+/// machine is named there. Only folders that joined sync; the settings are the defaults.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TeamConfig {
+    /// A remote of the project (`origin`) or a URL.
+    pub remote: String,
+    /// The branch on the remote that holds the shared memory.
+    pub branch: String,
+    /// How long the dreaming machine's lease lasts before another may take it over.
+    pub lease_minutes: f64,
+    /// This machine's name on the branch (its logs' folder, the lease's holder); `None` =
+    /// the host name.
+    pub machine: Option<String>,
+}
+
+impl Default for TeamConfig {
+    fn default() -> Self {
+        TeamConfig { remote: "origin".into(), branch: "autodream/memory".into(), lease_minutes: 60.0, machine: None }
+    }
+}
+
 impl Default for ClaudeConfig {
     fn default() -> Self {
         ClaudeConfig { command: "claude".into(), timeout_minutes: 20.0 }
@@ -143,6 +165,7 @@ pub struct Config {
     /// `autodream daemon`: new daily-log entries that are enough for a dream (as
     /// `min_sessions` new sessions are).
     pub min_log_entries: u32,
+    pub team: TeamConfig,
 }
 
 impl Default for Config {
@@ -172,6 +195,7 @@ impl Default for Config {
             dream_window: values::DreamWindow::NIGHT,
             tick_minutes: 15.0,
             min_log_entries: 10,
+            team: TeamConfig::default(),
         }
     }
 }
@@ -296,7 +320,7 @@ impl Builder {
         for (k, v) in table {
             let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             match v {
-                toml::Value::Table(t) if prefix.is_empty() && (k == "agent" || k == "claude") => {
+                toml::Value::Table(t) if prefix.is_empty() && (k == "agent" || k == "claude" || k == "team") => {
                     self.apply_toml(source, t, k)
                 }
                 _ => {

@@ -49,6 +49,9 @@ pub mod state {
     /// Engine data that dreams change with the memory (the offline engine's record and
     /// archive), applied, recorded and undone like memory files.
     pub const ENGINE_DATA_DIR: &str = "data";
+    /// Team memory: the joined remote and branch, the last sync, the bare clone
+    /// (`autodream-team`).
+    pub const TEAM_DIR: &str = "team";
 
     /// Every name above, for listings and tests.
     pub const ALL: &[&str] = &[
@@ -66,6 +69,7 @@ pub mod state {
         CAPTURE_DIR,
         INSTALL_MANIFEST_FILE,
         ENGINE_DATA_DIR,
+        TEAM_DIR,
     ];
 }
 
