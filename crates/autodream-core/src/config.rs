@@ -112,7 +112,12 @@ pub struct TeamConfig {
 
 impl Default for TeamConfig {
     fn default() -> Self {
-        TeamConfig { remote: "origin".into(), branch: "autodream/memory".into(), lease_minutes: 60.0, machine: None }
+        TeamConfig {
+            remote: "origin".into(),
+            branch: "autodream/memory".into(),
+            lease_minutes: 60.0,
+            machine: None,
+        }
     }
 }
 
@@ -320,7 +325,9 @@ impl Builder {
         for (k, v) in table {
             let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             match v {
-                toml::Value::Table(t) if prefix.is_empty() && (k == "agent" || k == "claude" || k == "team") => {
+                toml::Value::Table(t)
+                    if prefix.is_empty() && (k == "agent" || k == "claude" || k == "team") =>
+                {
                     self.apply_toml(source, t, k)
                 }
                 _ => {

@@ -60,15 +60,16 @@ impl Git {
     /// `git ARGS` in this repository; a non-zero exit is an error with git's own message.
     pub fn run(&self, args: &[&str], stdin: Option<&[u8]>, timeout: Duration) -> Result<GitOutput, GitError> {
         let out = self.run_raw(args, stdin, timeout)?;
-        if out.status.success() {
-            Ok(out)
-        } else {
-            Err(failed(args, &out))
-        }
+        if out.status.success() { Ok(out) } else { Err(failed(args, &out)) }
     }
 
     /// `git ARGS` in this repository; the exit status is the caller's to read.
-    pub fn run_raw(&self, args: &[&str], stdin: Option<&[u8]>, timeout: Duration) -> Result<GitOutput, GitError> {
+    pub fn run_raw(
+        &self,
+        args: &[&str],
+        stdin: Option<&[u8]>,
+        timeout: Duration,
+    ) -> Result<GitOutput, GitError> {
         let mut cmd = command(Some(&self.git_dir));
         cmd.args(args);
         spawn_with_timeout(cmd, args, stdin, timeout)

@@ -59,7 +59,8 @@ fn plain_path(rel: &str) -> bool {
 /// Engine data lives in hidden folders (`.engine/`, `.archive/`): only `.` and `..` and
 /// names a stream would quote are refused there.
 fn engine_path(rel: &str) -> bool {
-    rel.split('/').all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains(['\n', '\r', '"', '\\', '\0']))
+    rel.split('/')
+        .all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains(['\n', '\r', '"', '\\', '\0']))
 }
 
 /// `YYYY/MM/YYYY-MM-DD.md` (with `.<machine>` before `.md` for another machine's log).
@@ -84,14 +85,19 @@ fn split_log(rel_in_logs: &str) -> Option<(String, Option<String>)> {
 
 /// A machine name as the branch may hold it.
 pub fn valid_machine(name: &str) -> bool {
-    !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// A host name made usable as a machine name.
 pub fn machine_from_hostname(host: &str) -> String {
     let short = host.split('.').next().unwrap_or(host);
-    let name: String =
-        short.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).take(64).collect();
+    let name: String = short
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .take(64)
+        .collect();
     if name.is_empty() { "machine".into() } else { name }
 }
 
@@ -203,12 +209,18 @@ mod tests {
     #[test]
     fn logs_map_per_machine_both_ways() {
         let l = Layout::new("laptop");
-        assert_eq!(l.branch_of_memory("logs/2026/05/2026-05-08.md").as_deref(), Some("logs/laptop/2026/05/2026-05-08.md"));
+        assert_eq!(
+            l.branch_of_memory("logs/2026/05/2026-05-08.md").as_deref(),
+            Some("logs/laptop/2026/05/2026-05-08.md")
+        );
         assert_eq!(
             l.branch_of_memory("logs/2026/05/2026-05-08.desk.md").as_deref(),
             Some("logs/desk/2026/05/2026-05-08.md")
         );
-        assert_eq!(l.local_of("logs/laptop/2026/05/2026-05-08.md"), Some(Local::Memory("logs/2026/05/2026-05-08.md".into())));
+        assert_eq!(
+            l.local_of("logs/laptop/2026/05/2026-05-08.md"),
+            Some(Local::Memory("logs/2026/05/2026-05-08.md".into()))
+        );
         assert_eq!(
             l.local_of("logs/desk/2026/05/2026-05-08.md"),
             Some(Local::Memory("logs/2026/05/2026-05-08.desk.md".into()))

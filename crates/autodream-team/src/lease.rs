@@ -54,7 +54,9 @@ pub enum Busy {
 impl std::fmt::Display for Busy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Busy::Held(h) => write!(f, "the team lease is held by {} (PID {}) until {}", h.machine, h.pid, h.expires),
+            Busy::Held(h) => {
+                write!(f, "the team lease is held by {} (PID {}) until {}", h.machine, h.pid, h.expires)
+            }
             Busy::Recent(d) => write!(f, "the team dreamt at {} on {} (task {})", d.at, d.machine, d.task),
         }
     }
@@ -80,7 +82,13 @@ impl Lease {
     /// Whether `machine` (PID `pid`) may take the lease at `now`. A live holder on this same
     /// machine whose process is gone is stale, as with the local lock; `min_hours` is the
     /// team's time gate (`None` skips it).
-    pub fn check(&self, machine: &str, now: Timestamp, min_hours: Option<f64>, pid_alive: impl Fn(u32) -> bool) -> Result<(), Busy> {
+    pub fn check(
+        &self,
+        machine: &str,
+        now: Timestamp,
+        min_hours: Option<f64>,
+        pid_alive: impl Fn(u32) -> bool,
+    ) -> Result<(), Busy> {
         if let Some(h) = self.live_holder(now) {
             let stale_here = h.machine == machine && !pid_alive(h.pid);
             if !stale_here {
@@ -88,7 +96,8 @@ impl Lease {
             }
         }
         if let (Some(hours), Some(last)) = (min_hours, &self.last_dream) {
-            let next = last.at.saturating_add(SignedDuration::from_secs_f64(hours * 3600.0)).unwrap_or(last.at);
+            let next =
+                last.at.saturating_add(SignedDuration::from_secs_f64(hours * 3600.0)).unwrap_or(last.at);
             if now < next {
                 return Err(Busy::Recent(last.clone()));
             }
@@ -145,7 +154,10 @@ mod tests {
         assert!(a.check("a", now, None, |_| false).is_ok());
         assert!(a.check("a", now, None, |_| true).is_err());
         let done = a.released(Some(LastDream { machine: "a".into(), task: "x".into(), at: now, token: 1 }));
-        assert!(matches!(done.check("b", t("2026-05-08T20:00:00Z"), Some(24.0), |_| true), Err(Busy::Recent(_))));
+        assert!(matches!(
+            done.check("b", t("2026-05-08T20:00:00Z"), Some(24.0), |_| true),
+            Err(Busy::Recent(_))
+        ));
         assert!(done.check("b", t("2026-05-09T12:00:01Z"), Some(24.0), |_| true).is_ok());
         assert_eq!(Lease::parse(Some(b"not json")), Lease::default());
     }

@@ -75,7 +75,10 @@ impl TeamError {
 
 /// This machine's name on the branch: `team.machine`, else the host name.
 pub fn machine_name(cfg: &Config) -> String {
-    cfg.team.machine.clone().unwrap_or_else(|| layout::machine_from_hostname(&autodream_core::lock::hostname()))
+    cfg.team
+        .machine
+        .clone()
+        .unwrap_or_else(|| layout::machine_from_hostname(&autodream_core::lock::hostname()))
 }
 
 /// The team of this memory folder, when it joined one.
@@ -144,7 +147,8 @@ fn resolve_remote(remote: &str, project_dir: &Path) -> Result<String, TeamError>
     if remote.is_empty() {
         return Err(TeamError::Invalid("--remote is empty".into()));
     }
-    let looks_like_url = remote.contains("://") || remote.contains(':') || remote.contains('/') || remote.starts_with('.');
+    let looks_like_url =
+        remote.contains("://") || remote.contains(':') || remote.contains('/') || remote.starts_with('.');
     if looks_like_url {
         if !remote.contains(':') {
             let path = project_dir.join(remote);

@@ -52,7 +52,8 @@ pub fn three_way(base: &Files, ours: &Files, theirs: &Files, who: &str) -> Resul
                         Some(m)
                     }
                     None => {
-                        let name = conflict_name(path, who, |p| ours.contains_key(p) || theirs.contains_key(p));
+                        let name =
+                            conflict_name(path, who, |p| ours.contains_key(p) || theirs.contains_key(p));
                         out.files.insert(name.clone(), t.clone());
                         out.conflicts.push(name);
                         Some(o.clone())
@@ -92,7 +93,14 @@ fn merge_file(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Option<Vec<u8>>
     std::fs::write(&o, ours)?;
     std::fs::write(&b, base)?;
     std::fs::write(&t, theirs)?;
-    let args = ["merge-file", "-p", "-q", o.to_str().unwrap_or(""), b.to_str().unwrap_or(""), t.to_str().unwrap_or("")];
+    let args = [
+        "merge-file",
+        "-p",
+        "-q",
+        o.to_str().unwrap_or(""),
+        b.to_str().unwrap_or(""),
+        t.to_str().unwrap_or(""),
+    ];
     match run_anywhere(&args, LOCAL_TIMEOUT) {
         Ok(out) => Ok(Some(out.stdout)),
         Err(GitError::Failed { code: Some(c), .. }) if c > 0 => Ok(None),
@@ -107,7 +115,13 @@ fn conflict_name(path: &str, who: &str, taken: impl Fn(&str) -> bool) -> String 
         _ => (path, String::new()),
     };
     (1..)
-        .map(|n| if n == 1 { format!("{stem}.conflict-{who}{ext}") } else { format!("{stem}.conflict-{who}-{n}{ext}") })
+        .map(|n| {
+            if n == 1 {
+                format!("{stem}.conflict-{who}{ext}")
+            } else {
+                format!("{stem}.conflict-{who}-{n}{ext}")
+            }
+        })
         .find(|p| !taken(p))
         .unwrap_or_default()
 }
@@ -123,7 +137,11 @@ mod tests {
     #[test]
     fn one_sided_changes_are_taken_and_disjoint_edits_merge() {
         let base = files(&[("memory/a.md", "1\n2\n3\n4\n5\n"), ("memory/gone.md", "x\n")]);
-        let ours = files(&[("memory/a.md", "one\n2\n3\n4\n5\n"), ("memory/gone.md", "x\n"), ("memory/new.md", "n\n")]);
+        let ours = files(&[
+            ("memory/a.md", "one\n2\n3\n4\n5\n"),
+            ("memory/gone.md", "x\n"),
+            ("memory/new.md", "n\n"),
+        ]);
         let theirs = files(&[("memory/a.md", "1\n2\n3\n4\nfive\n")]);
         let m = three_way(&base, &ours, &theirs, "desk").unwrap();
         assert_eq!(m.files["memory/a.md"], b"one\n2\n3\n4\nfive\n");

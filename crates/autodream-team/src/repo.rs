@@ -153,7 +153,8 @@ impl Repo {
     /// fast-forward of what the branch holds.
     pub fn push(&self, commit: &str) -> Result<Pushed, GitError> {
         let spec = format!("{commit}:{}", self.remote_ref());
-        let out = self.git.run_raw(&["push", "--quiet", "--porcelain", &self.url, &spec], None, NETWORK_TIMEOUT)?;
+        let out =
+            self.git.run_raw(&["push", "--quiet", "--porcelain", &self.url, &spec], None, NETWORK_TIMEOUT)?;
         if out.status.success() {
             let _ = self.git.run_raw(&["update-ref", TRACKING_REF, commit], None, LOCAL_TIMEOUT);
             return Ok(Pushed::Accepted);
@@ -162,7 +163,11 @@ impl Repo {
         if all.contains("[rejected]") || all.contains("non-fast-forward") || all.contains("fetch first") {
             return Ok(Pushed::Rejected(first_lines(&all)));
         }
-        Err(GitError::Failed { args: format!("push {}", self.url), code: out.status.code(), message: first_lines(&all) })
+        Err(GitError::Failed {
+            args: format!("push {}", self.url),
+            code: out.status.code(),
+            message: first_lines(&all),
+        })
     }
 
     /// How many commits `to` has that `from` lacks.

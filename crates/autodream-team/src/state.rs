@@ -97,7 +97,10 @@ impl TeamFiles {
     }
 
     pub fn sync_state(&self) -> SyncState {
-        std::fs::read(self.dir.join(SYNC_FILE)).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+        std::fs::read(self.dir.join(SYNC_FILE))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
     }
 
     pub fn save_sync_state(&self, s: &SyncState) -> std::io::Result<()> {

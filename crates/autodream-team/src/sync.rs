@@ -105,9 +105,15 @@ pub struct TeamStatus {
 /// What a round does to the lease.
 enum LeaseEdit {
     Keep,
-    Take { pid: u32, min_hours: Option<f64> },
+    Take {
+        pid: u32,
+        min_hours: Option<f64>,
+    },
     /// Give it back under `token`, recording the dream that landed.
-    Release { token: u64, landed: Option<LastDream> },
+    Release {
+        token: u64,
+        landed: Option<LastDream>,
+    },
 }
 
 /// The sync lock: one round at a time per memory folder on this machine.
@@ -125,7 +131,12 @@ impl Team {
     pub fn lock(&self, wait: bool) -> Result<SyncLock, TeamError> {
         let path = self.files.lock_path();
         std::fs::create_dir_all(&self.files.dir).map_err(|e| TeamError::io(&self.files.dir, e))?;
-        let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(|e| TeamError::io(&path, e))?;
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| TeamError::io(&path, e))?;
         let deadline = Instant::now() + if wait { LOCK_WAIT } else { Duration::ZERO };
         loop {
             match file.try_lock() {
@@ -195,7 +206,8 @@ impl Team {
         let task = match dream() {
             Ok(task) => task,
             Err(message) => {
-                let back = self.round(&mut st, &LeaseEdit::Release { token, landed: None }, Some(&lease_commit));
+                let back =
+                    self.round(&mut st, &LeaseEdit::Release { token, landed: None }, Some(&lease_commit));
                 st.pending = None;
                 self.record(&mut st, &back);
                 return Err(TeamError::Local(message));
@@ -212,7 +224,13 @@ impl Team {
     }
 
     /// Pushes a finished dream's result under its lease, or undoes it when it was fenced.
-    fn land(&self, st: &mut SyncState, token: u64, lease_commit: &str, task: Option<String>) -> Result<RoundReport, TeamError> {
+    fn land(
+        &self,
+        st: &mut SyncState,
+        token: u64,
+        lease_commit: &str,
+        task: Option<String>,
+    ) -> Result<RoundReport, TeamError> {
         let landed = LastDream {
             machine: self.joined.machine.clone(),
             task: task.clone().unwrap_or_default(),
@@ -292,7 +310,12 @@ impl Team {
     }
 
     /// One round; see the module docs. `base` overrides the recorded base commit.
-    fn round(&self, st: &mut SyncState, edit: &LeaseEdit, base: Option<&str>) -> Result<RoundReport, TeamError> {
+    fn round(
+        &self,
+        st: &mut SyncState,
+        edit: &LeaseEdit,
+        base: Option<&str>,
+    ) -> Result<RoundReport, TeamError> {
         let mut base: Option<String> = base.map(str::to_string).or_else(|| st.base.clone());
         let mut report = RoundReport::default();
         for attempt in 1..=MAX_ATTEMPTS {
@@ -324,7 +347,8 @@ impl Team {
                 Some(b) => self.repo.files(b).unwrap_or_default(),
                 None => Files::new(),
             };
-            let mut ours = self.layout.export(&self.loc).map_err(|e| TeamError::io(&self.loc.memory_dir, e))?;
+            let mut ours =
+                self.layout.export(&self.loc).map_err(|e| TeamError::io(&self.loc.memory_dir, e))?;
             // What does not map here (a name this version does not know) is left as it is.
             for (path, bytes) in base_files.iter().chain(theirs.iter()) {
                 if path != LEASE_FILE && self.layout.local_of(path).is_none() && !ours.contains_key(path) {
@@ -364,7 +388,9 @@ impl Team {
             }
             let message = match edit {
                 LeaseEdit::Keep => format!("sync from {}", self.joined.machine),
-                LeaseEdit::Take { .. } => format!("lease taken by {} (token {})", self.joined.machine, lease.token),
+                LeaseEdit::Take { .. } => {
+                    format!("lease taken by {} (token {})", self.joined.machine, lease.token)
+                }
                 LeaseEdit::Release { landed: Some(d), token } => {
                     format!("dream {} by {} (token {token})", d.task, self.joined.machine)
                 }
@@ -461,12 +487,20 @@ impl Team {
     pub fn status(&self) -> TeamStatus {
         let st = self.files.sync_state();
         let tracking = self.repo.tracking().ok().flatten();
-        let lease = tracking.as_deref().and_then(|c| self.repo.files(c).ok()).map(|f| Lease::parse(f.get(LEASE_FILE).map(Vec::as_slice)));
+        let lease = tracking
+            .as_deref()
+            .and_then(|c| self.repo.files(c).ok())
+            .map(|f| Lease::parse(f.get(LEASE_FILE).map(Vec::as_slice)));
         let behind = tracking.as_deref().and_then(|t| self.repo.count_between(st.base.as_deref(), t).ok());
         let ahead = self.layout.export(&self.loc).ok().map(|ours| {
             let base = st.base.as_deref().and_then(|b| self.repo.files(b).ok()).unwrap_or_default();
             ours.iter().filter(|(p, b)| base.get(*p) != Some(*b)).count()
-                + base.keys().filter(|p| *p != LEASE_FILE && self.layout.local_of(p).is_some() && !ours.contains_key(*p)).count()
+                + base
+                    .keys()
+                    .filter(|p| {
+                        *p != LEASE_FILE && self.layout.local_of(p).is_some() && !ours.contains_key(*p)
+                    })
+                    .count()
         });
         TeamStatus {
             remote: self.joined.remote.clone(),
@@ -495,7 +529,8 @@ fn remote_error(e: GitError) -> TeamError {
 /// `AUTODREAM_TEAM_FAULT_DELAY_MS`: a pause after the lease is taken and after the local
 /// dream, so that the fault-injection tests can kill a dreamer at those moments.
 fn fault_delay() {
-    if let Some(ms) = std::env::var("AUTODREAM_TEAM_FAULT_DELAY_MS").ok().and_then(|v| v.parse::<u64>().ok()) {
+    if let Some(ms) = std::env::var("AUTODREAM_TEAM_FAULT_DELAY_MS").ok().and_then(|v| v.parse::<u64>().ok())
+    {
         std::thread::sleep(Duration::from_millis(ms));
     }
 }

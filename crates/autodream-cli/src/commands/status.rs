@@ -52,6 +52,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
                 "sandbox": autodream_llm::landlock_status().to_string(),
                 "extraction": extraction_summary(&ctx),
                 "cost": cost_report(&ctx),
+                "team": crate::commands::team::status_json(&ctx),
             }),
             &ctx,
         ))?;
@@ -126,6 +127,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
     print_extraction(&ctx)?;
     print_cost(&ctx)?;
     crate::commands::daemon::print_status(&ctx)?;
+    crate::commands::team::print_status(&ctx)?;
     if let Some(t) = &task {
         outln!("dream     {}", t.one_line(now))?;
         for turn in t.turns.iter().rev().take(6).rev() {

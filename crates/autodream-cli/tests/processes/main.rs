@@ -16,6 +16,7 @@ mod extraction_kill;
 mod fault_injection;
 mod kill;
 mod lock_races;
+mod team;
 mod undo_kill;
 // The helpers of the `integration` binary; this one uses only some of them.
 #[path = "../integration/support.rs"]

@@ -252,7 +252,11 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
     }),
     ("team.branch", |c, v| {
         let b = string(v)?;
-        if b.starts_with(['-', '/']) || b.ends_with(['/', '.']) || b.contains("..") || b.contains(char::is_whitespace) {
+        if b.starts_with(['-', '/'])
+            || b.ends_with(['/', '.'])
+            || b.contains("..")
+            || b.contains(char::is_whitespace)
+        {
             return Err(format!("{b:?} is not a usable branch name"));
         }
         c.team.branch = b;
