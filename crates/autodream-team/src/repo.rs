@@ -160,7 +160,17 @@ impl Repo {
             return Ok(Pushed::Accepted);
         }
         let all = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), out.stderr);
-        if all.contains("[rejected]") || all.contains("non-fast-forward") || all.contains("fetch first") {
+        // Another push won: not a fast-forward any more, or (on a local or busy remote) the
+        // remote's ref was locked by the winner's update at that moment.
+        let lost = [
+            "[rejected]",
+            "[remote rejected]",
+            "non-fast-forward",
+            "fetch first",
+            "cannot lock ref",
+            "failed to update ref",
+        ];
+        if lost.iter().any(|m| all.contains(m)) {
             return Ok(Pushed::Rejected(first_lines(&all)));
         }
         Err(GitError::Failed {

@@ -85,13 +85,28 @@ impl Team {
     }
 }
 
+/// Every log file under `mem/logs` (relative to `mem`) with its text.
+fn log_files(mem: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![mem.join("logs")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(mem).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, read(&p));
+            }
+        }
+    }
+    out
+}
+
 /// Every text under `mem/logs`, joined.
 fn all_logs(mem: &Path) -> String {
-    memory_files(mem)
-        .into_iter()
-        .filter(|(p, _)| p.starts_with("logs/"))
-        .map(|(_, b)| String::from_utf8_lossy(&b).into_owned())
-        .collect()
+    log_files(mem).into_values().collect()
 }
 
 fn machines() -> usize {
@@ -199,8 +214,8 @@ fn every_log_entry_reaches_every_machine_after_a_sync_round() {
         for e in &entries {
             assert!(logs.contains(e.as_str()), "machine {i} lacks {e:?}");
         }
-        let files = memory_files(&m.mem);
-        let others = files.keys().filter(|p| p.starts_with("logs/") && p.matches('.').count() == 2).count();
+        let files = log_files(&m.mem);
+        let others = files.keys().filter(|p| p.matches('.').count() == 2).count();
         assert_eq!(
             others,
             team.machines.len() - 1,
