@@ -77,7 +77,7 @@ pub struct RoundReport {
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum DreamRound {
     /// The dream ran under the lease and its result is on the branch.
-    Landed { token: u64, task: Option<String>, report: RoundReport },
+    Landed { token: u64, task: Option<String>, report: Box<RoundReport> },
     /// The remote did not answer: the dream ran locally and syncs later.
     Local { task: Option<String>, reason: String },
 }
@@ -220,7 +220,7 @@ impl Team {
         fault_delay();
         let result = self.land(&mut st, token, &lease_commit, task.clone());
         self.record(&mut st, &result);
-        result.map(|report| DreamRound::Landed { token, task, report })
+        result.map(|report| DreamRound::Landed { token, task, report: Box::new(report) })
     }
 
     /// Pushes a finished dream's result under its lease, or undoes it when it was fenced.

@@ -176,7 +176,7 @@ fn status(ctx: &Ctx, a: JsonArgs) -> anyhow::Result<u8> {
 fn local_dream(
     ctx: &Ctx,
     engine: &str,
-    worker: Option<&crate::commands::worker::WorkerArgs>,
+    worker: Option<Option<&std::path::Path>>,
 ) -> Result<Option<String>, String> {
     let engine = engines::by_name(engine).map_err(|e| e.to_string())?;
     let result = dream::run_dream(
@@ -186,7 +186,7 @@ fn local_dream(
         DreamOptions {
             recheck_gates: worker.is_some(),
             current_session: ctx.current_session.clone(),
-            idle_transcript: worker.and_then(|w| w.transcript.clone()),
+            idle_transcript: worker.flatten().map(std::path::Path::to_path_buf),
             cancel: cancel_on_signals(),
             ..DreamOptions::new(engine.as_ref())
         },
@@ -225,7 +225,7 @@ fn team_run(ctx: &Ctx, a: TeamRunArgs) -> anyhow::Result<u8> {
 
 /// The background worker's dream when the memory folder joined a team: `None` when it did
 /// not (the worker dreams as usual). Returns the worker's exit code.
-pub fn worker_dream(ctx: &Ctx, args: &crate::commands::worker::WorkerArgs) -> Option<u8> {
+pub fn worker_dream(ctx: &Ctx, transcript: Option<&std::path::Path>) -> Option<u8> {
     let loc = &ctx.locations;
     let team = match autodream_team::open(loc, ctx.cfg(), ctx.clock) {
         Ok(Some(team)) => team,
@@ -236,7 +236,7 @@ pub fn worker_dream(ctx: &Ctx, args: &crate::commands::worker::WorkerArgs) -> Op
         }
     };
     let engine = ctx.cfg().engine.clone();
-    let code = match team.dream(false, || local_dream(ctx, &engine, Some(args))) {
+    let code = match team.dream(false, || local_dream(ctx, &engine, Some(transcript))) {
         Ok(DreamRound::Landed { token, task, .. }) => {
             log_line(
                 loc,
