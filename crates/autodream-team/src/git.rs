@@ -9,7 +9,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a local git command may take.
 pub const LOCAL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -149,20 +149,22 @@ fn spawn_with_timeout(
         }
         buf
     });
-    let deadline = Instant::now() + timeout;
-    let mut nap = Duration::from_millis(1);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            let _ = writer.join();
+    // The child is waited for on a thread of its own, so a quick command returns at once;
+    // past the timeout it is killed by its PID.
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
+    let status = match rx.recv_timeout(timeout) {
+        Ok(status) => status?,
+        Err(_) => {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+            let _ = rx.recv_timeout(Duration::from_secs(5));
             return Err(GitError::Timeout { args: args.join(" "), secs: timeout.as_secs() });
         }
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(20));
     };
     let _ = writer.join();
     let stdout = reader.join().unwrap_or_default();

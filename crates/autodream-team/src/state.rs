@@ -57,6 +57,11 @@ pub struct SyncState {
     #[serde(default)]
     pub received: u64,
     pub pending: Option<Pending>,
+    /// A digest of this machine's files right after the last successful round, which left
+    /// them equal to `base`: when neither they nor the branch changed since, a sync has
+    /// nothing to do past its fetch.
+    #[serde(default)]
+    pub digest: Option<String>,
 }
 
 /// The team folder's files for one memory folder.

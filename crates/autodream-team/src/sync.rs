@@ -66,8 +66,9 @@ pub struct RoundReport {
     pub merged: Vec<String>,
     /// Conflict files written.
     pub conflicts: Vec<String>,
-    /// The lease as the branch holds it afterwards.
-    pub lease: Lease,
+    /// The lease as the branch holds it afterwards (`None` when nothing changed anywhere
+    /// and the branch was not read).
+    pub lease: Option<Lease>,
     /// How many rounds it took (the branch moved under the others).
     pub attempts: usize,
 }
@@ -198,7 +199,7 @@ impl Team {
             }
             Ok(r) => r,
         };
-        let token = report.lease.token;
+        let token = report.lease.as_ref().map_or(0, |l| l.token);
         let lease_commit = report.commit.clone().unwrap_or_default();
         st.pending = Some(Pending { token, lease_commit: lease_commit.clone(), task: None, started });
         self.save(&st)?;
@@ -321,6 +322,18 @@ impl Team {
         for attempt in 1..=MAX_ATTEMPTS {
             report.attempts = attempt;
             let remote = self.repo.fetch().map_err(remote_error)?;
+            let exported =
+                self.layout.export(&self.loc).map_err(|e| TeamError::io(&self.loc.memory_dir, e))?;
+            let digest = digest_of(&exported);
+            if matches!(edit, LeaseEdit::Keep)
+                && remote.is_some()
+                && remote == base
+                && st.base == base
+                && st.digest.as_deref() == Some(digest.as_str())
+            {
+                report.commit = remote;
+                return Ok(report);
+            }
             let theirs = match &remote {
                 Some(c) => self.repo.files(c).map_err(TeamError::Git)?,
                 None => Files::new(),
@@ -347,8 +360,7 @@ impl Team {
                 Some(b) => self.repo.files(b).unwrap_or_default(),
                 None => Files::new(),
             };
-            let mut ours =
-                self.layout.export(&self.loc).map_err(|e| TeamError::io(&self.loc.memory_dir, e))?;
+            let mut ours = exported;
             // What does not map here (a name this version does not know) is left as it is.
             for (path, bytes) in base_files.iter().chain(theirs.iter()) {
                 if path != LEASE_FILE && self.layout.local_of(path).is_none() && !ours.contains_key(path) {
@@ -363,13 +375,22 @@ impl Team {
             // The memory folder now holds what the branch holds: that is the next base.
             base = remote.clone();
             st.base = remote.clone();
+            st.digest = None;
+            let local: Files = merged
+                .files
+                .iter()
+                .filter(|(p, _)| self.layout.local_of(p).is_some())
+                .map(|(p, b)| (p.clone(), b.clone()))
+                .collect();
+            let local_digest = digest_of(&local);
 
             let mut tree = merged.files;
             let lease = new_lease.unwrap_or(lease_now);
             tree.insert(LEASE_FILE.to_string(), lease.to_bytes());
             if remote.is_some() && tree == theirs {
                 report.commit = remote;
-                report.lease = lease;
+                report.lease = Some(lease);
+                st.digest = Some(local_digest);
                 return Ok(report);
             }
             let sent: Vec<String> =
@@ -409,7 +430,8 @@ impl Team {
                     report.commit = Some(commit);
                     report.pushed = true;
                     report.sent = sent;
-                    report.lease = lease;
+                    report.lease = Some(lease);
+                    st.digest = Some(local_digest);
                     return Ok(report);
                 }
                 Pushed::Rejected(_) => continue,
@@ -517,6 +539,19 @@ impl Team {
             pending: st.pending,
         }
     }
+}
+
+/// A digest of a set of files: paths, lengths and bytes, in order.
+fn digest_of(files: &Files) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for (path, bytes) in files {
+        h.update(path.as_bytes());
+        h.update([0]);
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn remote_error(e: GitError) -> TeamError {
