@@ -158,7 +158,15 @@ fn resolve_remote(remote: &str, project_dir: &Path) -> Result<String, TeamError>
     }
     let dir = project_dir.display().to_string();
     match git::run_anywhere(&["-C", &dir, "remote", "get-url", remote], git::LOCAL_TIMEOUT) {
-        Ok(out) if !out.stdout_text().is_empty() => Ok(out.stdout_text()),
+        Ok(out) if !out.stdout_text().is_empty() => {
+            let url = out.stdout_text();
+            // A remote that is a relative path is relative to the project, not to us.
+            if !url.contains(':') && Path::new(&url).is_relative() {
+                let path = project_dir.join(&url);
+                return Ok(path.canonicalize().unwrap_or(path).display().to_string());
+            }
+            Ok(url)
+        }
         _ => Err(TeamError::Invalid(format!(
             "the project ({dir}) has no git remote named {remote:?}; pass --remote with a remote's name or a URL"
         ))),
