@@ -161,6 +161,9 @@ impl Team {
     /// [`Team::sync`] for a caller that holds the sync lock.
     pub fn sync_locked(&self) -> Result<RoundReport, TeamError> {
         let mut st = self.files.sync_state();
+        // A local dream killed while applying is rolled forward first: never export a mix.
+        autodream_core::dream::recover(&self.loc, self.clock, &self.cfg)
+            .map_err(|e| TeamError::Local(e.to_string()))?;
         let result = self.resolve_pending(&mut st).and_then(|()| self.round(&mut st, &LeaseEdit::Keep, None));
         self.record(&mut st, &result);
         result
@@ -174,6 +177,8 @@ impl Team {
     {
         let _lock = self.lock(true)?;
         let mut st = self.files.sync_state();
+        autodream_core::dream::recover(&self.loc, self.clock, &self.cfg)
+            .map_err(|e| TeamError::Local(e.to_string()))?;
         if let Err(e) = self.resolve_pending(&mut st) {
             self.record(&mut st, &Err::<(), _>(e));
         }
