@@ -353,7 +353,14 @@ fn an_unreachable_remote_leaves_work_local_and_the_next_sync_delivers() {
         main_status["team"]
     );
 
+    let team_check = |m: &Env| {
+        let doctor: serde_json::Value = serde_json::from_str(&m.run(&["doctor", "--json"]).stdout).unwrap();
+        doctor["checks"].as_array().unwrap().iter().find(|c| c["name"] == "team").cloned().unwrap_or_default()
+    };
+    assert_eq!(team_check(a)["status"], "warn", "doctor: the remote does not answer");
+
     std::fs::rename(&away, &team.remote).unwrap();
+    assert_eq!(team_check(a)["status"], "ok", "doctor: the remote answers and holds the branch");
     a.run(&["team", "sync"]).assert_code(0);
     b.run(&["team", "sync"]).assert_code(0);
     assert!(all_logs(&b.mem).contains("the release train leaves on Wednesdays"));
