@@ -64,6 +64,8 @@ pub enum Command {
     Daemon(commands::daemon::DaemonArgs),
     /// Measure the memory a dream writes on a benchmark (LoCoMo)
     Eval(commands::eval::EvalArgs),
+    /// Share one project memory across machines through the project's git remote
+    Team(commands::team::TeamArgs),
     /// The background worker started by `hook` (internal)
     #[command(name = "__worker", hide = true)]
     Worker(commands::worker::WorkerArgs),
@@ -102,6 +104,7 @@ impl Command {
             Command::Mcp(args) => mcp::run(global, args),
             Command::Daemon(args) => daemon::run(global, args),
             Command::Eval(args) => eval::run(global, args),
+            Command::Team(args) => team::run(global, args),
             Command::Capture(args) => capture::run(global, args),
             Command::Worker(args) => worker::run(global, args),
             Command::SandboxExec(args) => Ok(sandbox_exec::run(args)),

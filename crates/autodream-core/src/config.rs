@@ -96,6 +96,33 @@ pub struct ClaudeConfig {
     pub timeout_minutes: f64,
 }
 
+/// Team memory's settings (`[team]` in the config file, `AUTODREAM_TEAM_*`): which remote and
+/// branch a memory folder shares once `autodream team init` has joined it, and how this
+/// machine is named there. Only folders that joined sync; the settings are the defaults.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TeamConfig {
+    /// A remote of the project (`origin`) or a URL.
+    pub remote: String,
+    /// The branch on the remote that holds the shared memory.
+    pub branch: String,
+    /// How long the dreaming machine's lease lasts before another may take it over.
+    pub lease_minutes: f64,
+    /// This machine's name on the branch (its logs' folder, the lease's holder); `None` =
+    /// the host name.
+    pub machine: Option<String>,
+}
+
+impl Default for TeamConfig {
+    fn default() -> Self {
+        TeamConfig {
+            remote: "origin".into(),
+            branch: "autodream/memory".into(),
+            lease_minutes: 60.0,
+            machine: None,
+        }
+    }
+}
+
 impl Default for ClaudeConfig {
     fn default() -> Self {
         ClaudeConfig { command: "claude".into(), timeout_minutes: 20.0 }
@@ -152,6 +179,7 @@ pub struct Config {
     /// Stop every dream after validation and keep it as a pending dream until `autodream
     /// review` accepts or rejects it (`dream::review`).
     pub review: bool,
+    pub team: TeamConfig,
 }
 
 impl Default for Config {
@@ -183,6 +211,7 @@ impl Default for Config {
             min_log_entries: 10,
             check_repository: true,
             review: false,
+            team: TeamConfig::default(),
         }
     }
 }
@@ -307,7 +336,9 @@ impl Builder {
         for (k, v) in table {
             let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             match v {
-                toml::Value::Table(t) if prefix.is_empty() && (k == "agent" || k == "claude") => {
+                toml::Value::Table(t)
+                    if prefix.is_empty() && (k == "agent" || k == "claude" || k == "team") =>
+                {
                     self.apply_toml(source, t, k)
                 }
                 _ => {

@@ -55,6 +55,9 @@ pub mod state {
     pub const USAGE_LOG_FILE: &str = "usage-mcp.jsonl";
     /// A dream stopped for review: its staging copy and its record (`dream::review`).
     pub const PENDING_DIR: &str = "pending";
+    /// Team memory: the joined remote and branch, the last sync, the bare clone
+    /// (`autodream-team`).
+    pub const TEAM_DIR: &str = "team";
 
     /// Every name above, for listings and tests.
     pub const ALL: &[&str] = &[
@@ -75,6 +78,7 @@ pub mod state {
         USAGE_FILE,
         USAGE_LOG_FILE,
         PENDING_DIR,
+        TEAM_DIR,
     ];
 }
 

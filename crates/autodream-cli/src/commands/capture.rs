@@ -71,7 +71,13 @@ pub fn run(global: &GlobalArgs, args: CaptureArgs) -> anyhow::Result<u8> {
     };
     match result {
         Ok(report) if report.busy => Ok(3),
-        Ok(_) => Ok(0),
+        Ok(report) => {
+            // Shared with a team: deliver the new entries (detached, never in the hook).
+            if report.written > 0 {
+                crate::commands::team::after_capture(&ctx);
+            }
+            Ok(0)
+        }
         Err(e) => {
             log_line(loc, ctx.clock, &format!("extraction from {} failed: {e}", args.transcript.display()));
             Err(e.into())

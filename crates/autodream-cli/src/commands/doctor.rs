@@ -22,7 +22,7 @@ pub fn run(global: &GlobalArgs, args: DoctorArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
     let homes = Homes::from_env()?;
     let exe = std::env::current_exe().ok().map(|e| e.canonicalize().unwrap_or(e));
-    let diagnosis = doctor::diagnose(&DoctorInput {
+    let mut diagnosis = doctor::diagnose(&DoctorInput {
         locations: &ctx.locations,
         config: &ctx.config,
         clock: ctx.clock,
@@ -30,6 +30,7 @@ pub fn run(global: &GlobalArgs, args: DoctorArgs) -> anyhow::Result<u8> {
         autodream_exe: exe,
         path_var: std::env::var_os("PATH"),
     });
+    diagnosis.checks.extend(crate::commands::team::doctor_check(&ctx));
     let code = if diagnosis.has_problems() { 1 } else { 0 };
     if args.json {
         print_json(&diagnosis)?;

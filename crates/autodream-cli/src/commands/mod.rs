@@ -19,6 +19,7 @@ pub mod run;
 pub mod sandbox_exec;
 pub mod sessions;
 pub mod status;
+pub mod team;
 pub mod undo;
 pub mod watch;
 pub mod why;

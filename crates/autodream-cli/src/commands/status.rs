@@ -58,6 +58,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
                     "extraction": extraction_summary(&ctx),
                     "cost": cost_report(&ctx),
                     "usage": usage_json(&used, &follow),
+                    "team": crate::commands::team::status_json(&ctx),
                 }),
                 &ctx,
             ),
@@ -144,6 +145,7 @@ pub fn run(global: &GlobalArgs, args: StatusArgs) -> anyhow::Result<u8> {
             if n == 1 { "" } else { "s" }
         )?;
     }
+    crate::commands::team::print_status(&ctx)?;
     if let Some(t) = &task {
         outln!("dream     {}", t.one_line(now))?;
         for turn in t.turns.iter().rev().take(6).rev() {

@@ -24,6 +24,10 @@ pub struct WorkerArgs {
 
 pub fn run(global: &GlobalArgs, args: WorkerArgs) -> anyhow::Result<u8> {
     let ctx = context::build(global)?;
+    // A memory folder shared with a team dreams under the team's lease.
+    if let Some(code) = crate::commands::team::worker_dream(&ctx, args.transcript.as_deref()) {
+        return Ok(code);
+    }
     let loc = &ctx.locations;
     let engine = engines::by_name(&ctx.cfg().engine)?;
     let result = dream::run_dream(

@@ -7,7 +7,8 @@
 //!
 //! The process counts default to small values that keep CI quick; raise them to measure:
 //! `AUTODREAM_RACE_PROCS` (processes racing for the lock), `AUTODREAM_RACE_ROUNDS` (lock
-//! rounds per process) and `AUTODREAM_FAULT_DREAMS` (SIGKILLed dreams). The figures of a
+//! rounds per process), `AUTODREAM_FAULT_DREAMS` (SIGKILLed dreams), and for team memory
+//! `AUTODREAM_TEAM_MACHINES` and `AUTODREAM_TEAM_KILLS`. The figures of a
 //! large run are in `docs/reliability.md`.
 
 mod daemon;
@@ -17,6 +18,7 @@ mod fault_injection;
 mod kill;
 mod lock_races;
 mod review_kill;
+mod team;
 mod undo_kill;
 // The helpers of the `integration` binary; this one uses only some of them.
 #[path = "../integration/support.rs"]

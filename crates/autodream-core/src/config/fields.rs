@@ -254,6 +254,34 @@ pub(super) const FIELDS: &[(&str, Setter)] = &[
         c.min_log_entries = int(v, 0, 1_000_000)? as u32;
         Ok(())
     }),
+    ("team.remote", |c, v| {
+        c.team.remote = string(v)?;
+        Ok(())
+    }),
+    ("team.branch", |c, v| {
+        let b = string(v)?;
+        if b.starts_with(['-', '/'])
+            || b.ends_with(['/', '.'])
+            || b.contains("..")
+            || b.contains(char::is_whitespace)
+        {
+            return Err(format!("{b:?} is not a usable branch name"));
+        }
+        c.team.branch = b;
+        Ok(())
+    }),
+    ("team.lease_minutes", |c, v| {
+        c.team.lease_minutes = pos_f64(v, 0.0, 7.0 * 24.0 * 60.0, false)?;
+        Ok(())
+    }),
+    ("team.machine", |c, v| {
+        let m = string(v)?;
+        if !m.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_') || m.len() > 64 {
+            return Err(format!("{m:?}: a machine name is letters, digits, - and _ (at most 64)"));
+        }
+        c.team.machine = Some(m);
+        Ok(())
+    }),
     ("agent.provider", |c, v| {
         c.agent.provider = one_of(v, &["anthropic", "openai"])?;
         Ok(())

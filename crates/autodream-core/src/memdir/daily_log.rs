@@ -177,7 +177,8 @@ fn parse_line(line: &str) -> Option<(Option<Time>, String)> {
     Some((None, split_session_suffix(body).0.to_string()))
 }
 
-/// Every log file under `logs/`, as (date, relative path), oldest first.
+/// Every log file under `logs/` (this machine's, and other machines' when team memory
+/// shares them), as (date, relative path), oldest first.
 pub fn log_files(memory_dir: &Path) -> Vec<(Date, String)> {
     let mut out = Vec::new();
     let root = memory_dir.join(LOGS_DIR);
@@ -189,7 +190,10 @@ pub fn log_files(memory_dir: &Path) -> Vec<(Date, String)> {
             for d in days.flatten() {
                 let name = d.file_name().to_string_lossy().into_owned();
                 let Some(stem) = name.strip_suffix(".md") else { continue };
-                let Ok(date) = stem.parse::<Date>() else { continue };
+                // `YYYY-MM-DD.md`, or `YYYY-MM-DD.<machine>.md`: another machine's log of
+                // that day, brought in by team memory.
+                let day = stem.split_once('.').map_or(stem, |(day, _)| day);
+                let Ok(date) = day.parse::<Date>() else { continue };
                 if !d.file_type().is_ok_and(|t| t.is_file()) {
                     continue;
                 }

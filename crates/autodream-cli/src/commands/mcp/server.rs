@@ -220,6 +220,7 @@ impl MemoryServer {
             "next_eligible_at": eval.next_eligible_at,
             "running_pid": running,
             "last_dream": task,
+            "team": crate::commands::team::status_json(&ctx),
         }))
     }
 
