@@ -76,7 +76,7 @@ static REVIEW_ADVICE: LazyLock<Regex> = LazyLock::new(|| {
 /// string value in argument to fmt.Fprintf", "undefined: parseArgs", "expected `;`, found `}`".
 static DIAGNOSTIC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?i:cannot|can't|could not|couldn't|unable to|undefined|unresolved|unexpected|mismatched|no such|no method|no field|not found|invalid|expected|error|warning)\b[^.]*(?:\(|`|\w\.\w|::|:\s*\w)",
+        r"^(?:[\w ]{1,20}:\s*)?(?i:cannot|can't|could not|couldn't|unable to|undefined|unresolved|unexpected|mismatched|no such|no method|no field|not found|invalid|expected|error|warning)\b[^.]*(?:\(|`|\w\.\w|::|:\s*\w)",
     )
     .expect("valid regex")
 });
@@ -279,6 +279,7 @@ mod tests {
             "Cannot use err (variable of interface type error) as string value in argument to fmt.Fprintf",
             "undefined: parseArgs",
             "expected `;`, found `}`",
+            "fix this: cannot use err (variable of interface type error) as string value in argument to fmt.Fprintf",
         ] {
             assert!(reads_as_pasted(diagnostic, &form(diagnostic)), "{diagnostic}");
         }

@@ -62,6 +62,7 @@ fn requests_questions_status_and_chatter_are_dropped() {
         // The user stepping away.
         "yesss. brb my dog needs a walk",
         "afk for an hour, the CI needs to finish first",
+        "ok can we please log a @.learnings/README.md entry and also make sure to memorize the setup",
     ] {
         assert_eq!(kept(s), None, "{s}");
     }
