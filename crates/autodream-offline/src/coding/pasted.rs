@@ -61,7 +61,15 @@ impl TurnForm {
 /// is an identifier ("parseConfig() returns …", "The `retry_loop` helper is …").
 pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant))?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles)\b",
+        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+(?:\p{Ll}+\s+)?)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant))?(?:\s+\w+ly)?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles)\b",
+    )
+    .expect("valid regex")
+});
+/// A review's explanation placed in a symbol: "In CalculateAttributionWithAccumulated, the
+/// post-checkpoint edits are only calculated for …".
+static IN_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?i:in|inside|within)\s+(?:the\s+)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\))(?:\s+(?i:function|method|helper|struct|class|type))?,\s+",
     )
     .expect("valid regex")
 });
@@ -189,7 +197,10 @@ pub fn about_a_symbol(sentence: &str) -> bool {
 /// is not enough: that is how people state project facts too.)
 pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
     let personal = PERSON.is_match(sentence);
-    ((IDENT_SUBJECT.is_match(sentence) || REVIEW_ADVICE.is_match(sentence) || DIAGNOSTIC.is_match(sentence))
+    ((IDENT_SUBJECT.is_match(sentence)
+        || IN_SYMBOL.is_match(sentence)
+        || REVIEW_ADVICE.is_match(sentence)
+        || DIAGNOSTIC.is_match(sentence))
         && !personal)
         || (LINE_REF.is_match(sentence) && identifier_share(sentence) > 0.0 && form.line_refs > 0)
 }
@@ -283,6 +294,15 @@ mod tests {
         ] {
             assert!(reads_as_pasted(diagnostic, &form(diagnostic)), "{diagnostic}");
         }
+        for review in [
+            "TrackCommandDetached unconditionally calls spawnDetachedAnalytics.",
+            "The simpler CalculateAttribution function correctly uses the actual commit diff.",
+            "In CalculateAttributionWithAccumulated, the post-checkpoint user edits are only calculated for files in filesTouched.",
+        ] {
+            assert!(reads_as_pasted(review, &form(review)), "{review}");
+        }
+        let typed = "In this repo, the CLI uses go-git for shadow branches.";
+        assert!(!reads_as_pasted(typed, &form(typed)));
         let typed = "Expected behaviour is that we never retry a payment twice.";
         assert!(!reads_as_pasted(typed, &form(typed)));
     }
