@@ -61,63 +61,6 @@ impl ProjectIndex {
     }
 }
 
-/// Extensions of files the code reads environment variables in (source, scripts, config).
-const SOURCE_EXTENSIONS: &[&str] = &[
-    "rs",
-    "js",
-    "mjs",
-    "cjs",
-    "ts",
-    "tsx",
-    "jsx",
-    "mts",
-    "py",
-    "rb",
-    "go",
-    "java",
-    "kt",
-    "kts",
-    "swift",
-    "c",
-    "h",
-    "cc",
-    "cpp",
-    "hpp",
-    "cs",
-    "php",
-    "ex",
-    "exs",
-    "lua",
-    "sh",
-    "bash",
-    "zsh",
-    "fish",
-    "ps1",
-    "toml",
-    "yaml",
-    "yml",
-    "json",
-    "env",
-    "example",
-    "sample",
-    "tf",
-    "nix",
-    "mk",
-    "dockerfile",
-    "vue",
-    "svelte",
-    "scala",
-    "dart",
-    "zig",
-    "pl",
-    "r",
-    "cfg",
-    "ini",
-    "conf",
-    "properties",
-    "gradle",
-];
-
 /// What one walk saw.
 struct Walk {
     files: Vec<String>,
@@ -277,8 +220,9 @@ fn is_source(rel: &str) -> bool {
     {
         return true;
     }
-    name.rsplit_once('.')
-        .is_some_and(|(_, ext)| SOURCE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+    name.rsplit_once('.').is_some_and(|(_, ext)| {
+        autodream_core::referents::SOURCE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+    })
 }
 
 /// The git folder that holds the refs (a linked work tree's common folder).

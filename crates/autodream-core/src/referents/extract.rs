@@ -9,73 +9,10 @@ use regex::Regex;
 
 use super::{Referent, Runner};
 
-/// File extensions that make a token a path.
-const EXTENSIONS: &[&str] = &[
-    "rs",
-    "toml",
-    "md",
-    "json",
-    "jsonc",
-    "yaml",
-    "yml",
-    "js",
-    "mjs",
-    "cjs",
-    "ts",
-    "tsx",
-    "jsx",
-    "mts",
-    "py",
-    "rb",
-    "go",
-    "java",
-    "kt",
-    "kts",
-    "swift",
-    "c",
-    "h",
-    "cc",
-    "cpp",
-    "hpp",
-    "cs",
-    "php",
-    "ex",
-    "exs",
-    "erl",
-    "lua",
-    "sh",
-    "bash",
-    "zsh",
-    "fish",
-    "ps1",
-    "sql",
-    "html",
-    "css",
-    "scss",
-    "vue",
-    "svelte",
-    "txt",
-    "lock",
-    "cfg",
-    "ini",
-    "conf",
-    "xml",
-    "gradle",
-    "proto",
-    "graphql",
-    "tf",
-    "nix",
-    "mk",
-    "dockerfile",
-    "env",
-    "example",
-    "csv",
+/// File extensions that make a token a path, besides the source ones ([`super::SOURCE_EXTENSIONS`]).
+const OTHER_PATH_EXTENSIONS: &[&str] = &[
+    "md", "jsonc", "erl", "sql", "html", "css", "scss", "txt", "lock", "xml", "proto", "graphql", "csv",
     "ipynb",
-    "r",
-    "scala",
-    "dart",
-    "zig",
-    "pl",
 ];
 
 /// Top-level folders whose entries are paths even without an extension (`bin/` entries).
@@ -475,7 +412,11 @@ fn has_extension(token: &str) -> bool {
     match name.rsplit_once('.') {
         Some((stem, ext)) => {
             !stem.is_empty()
-                && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+                && {
+                    let ext = ext.to_ascii_lowercase();
+                    super::SOURCE_EXTENSIONS.contains(&ext.as_str())
+                        || OTHER_PATH_EXTENSIONS.contains(&ext.as_str())
+                }
                 && !is_product_name(name)
         }
         None => false,

@@ -16,6 +16,65 @@
 //! [`register`]; every dream in that process then runs the check.
 
 mod extract;
+
+/// Extensions of source, script and config files: the files a check scans for the environment
+/// variables the code reads, and tokens that name a path.
+pub const SOURCE_EXTENSIONS: &[&str] = &[
+    "rs",
+    "js",
+    "mjs",
+    "cjs",
+    "ts",
+    "tsx",
+    "jsx",
+    "mts",
+    "py",
+    "rb",
+    "go",
+    "java",
+    "kt",
+    "kts",
+    "swift",
+    "c",
+    "h",
+    "cc",
+    "cpp",
+    "hpp",
+    "cs",
+    "php",
+    "ex",
+    "exs",
+    "lua",
+    "sh",
+    "bash",
+    "zsh",
+    "fish",
+    "ps1",
+    "toml",
+    "yaml",
+    "yml",
+    "json",
+    "env",
+    "example",
+    "sample",
+    "tf",
+    "nix",
+    "mk",
+    "dockerfile",
+    "vue",
+    "svelte",
+    "scala",
+    "dart",
+    "zig",
+    "pl",
+    "r",
+    "cfg",
+    "ini",
+    "conf",
+    "properties",
+    "gradle",
+];
+
 pub mod stale;
 
 use std::collections::{BTreeMap, BTreeSet};
