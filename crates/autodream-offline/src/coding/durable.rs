@@ -52,6 +52,8 @@ pub struct Kept {
     pub text: String,
     /// It refers back to the sentence before it ("That's how we do all tests here").
     pub refers_back: bool,
+    /// Said in one of the forms of [`super::standing`]: the form is evidence that it lasts.
+    pub standing: bool,
 }
 
 /// The verdict on one sentence.
@@ -70,7 +72,7 @@ fn re(pattern: &str) -> Regex {
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hmm|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
+        r"(?i)^(?:(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -132,6 +134,12 @@ static STANDING: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:always|never|every(?:thing| time| change| pr| commit| model| test)?|whenever|from now on|going forward|in the future|by default|no exceptions|conventions?|rules?|polic(?:y|ies)|must(?:n'?t)?|have to|has to|needs? (?:to|her|his|their|an?|the|its)|should(?:n'?t)?|don'?t|do not|does not|doesn'?t|not allowed|prefer(?:red|s)?|rather than|instead of|(?:we|they) (?:use|rely on|manage|keep|run|deploy|do|write|name|prefer|test|build|follow|ship|release|store|host|track)|we'?re on|we are on|in this (?:repo|repository|codebase|project|app|service)|across (?:the|this|all)|only (?:for|in|through|via|ever|go|goes|after|before)|all (?:of )?(?:our|the|new|dependency|tests|prs|changes|commands|code|components|dags|models|subgraph|schemas?)|here)\b|\b(?:use|uses|using) \S+(?: \S+)?,? (?:not|never|instead of|rather than) |一律|统一|都用|都要|都得|都必须|全部|所有|禁止|不要|别再?|必须|以后|只能|只在|规矩|规范|不收|要先|之前要|每个|每次|每周",
     )
 });
+/// Does the fact tell the agent how to work ("Use the british spelling", "Specs should …")?
+/// The index leads with those: they apply to every session.
+pub fn prescribes(text: &str) -> bool {
+    STANDING_IMPERATIVE.is_match(text) || STANDING.is_match(text)
+}
+
 /// A preference stated in the first person.
 static FIRST_PERSON_PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -472,7 +480,17 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         && !STANDING.is_match(trimmed)
         && let Some(event) = super::dated::dated_event(trimmed, anchor)
     {
-        return Verdict::Keep(Kept { kind: Kind::Date, text: in_third_person(&event), refers_back: false });
+        return Verdict::Keep(Kept {
+            kind: Kind::Date,
+            text: in_third_person(&event),
+            refers_back: false,
+            standing: false,
+        });
+    }
+    // "I think it's better not to …", "use X where possible" inside an order: a way of
+    // working said in a form the rules below read as the moment.
+    if !note && let Some((kind, text)) = super::standing::standing_form(trimmed) {
+        return Verdict::Keep(Kept { kind, text, refers_back: false, standing: true });
     }
     let words = word_count(trimmed);
     if note {
@@ -480,7 +498,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
             return Verdict::Drop(Dropped::Chatter);
         }
         let kind = kind_of(trimmed, anchor, correction).unwrap_or(Kind::Fact);
-        return Verdict::Keep(Kept { kind, text: trimmed.to_string(), refers_back: false });
+        return Verdict::Keep(Kept { kind, text: trimmed.to_string(), refers_back: false, standing: false });
     }
     if words < 4 {
         return Verdict::Drop(Dropped::Chatter);
@@ -546,7 +564,12 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         }
     }
     if let Some(about_user) = about_the_user(trimmed) {
-        return Verdict::Keep(Kept { kind: Kind::User, text: about_user, refers_back: false });
+        return Verdict::Keep(Kept {
+            kind: Kind::User,
+            text: about_user,
+            refers_back: false,
+            standing: false,
+        });
     }
     // "I'm raising the minimum to iOS 17": a change the user makes is news, not their moment.
     let announces_change = update && has_value(trimmed) && !IMPERATIVE.is_match(body);
@@ -566,6 +589,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
             kind,
             text: in_third_person(trimmed),
             refers_back: REFERS_BACK.is_match(trimmed),
+            standing: false,
         }),
         _ => Verdict::Drop(Dropped::NotDurable),
     }

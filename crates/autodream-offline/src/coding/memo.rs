@@ -28,6 +28,50 @@ pub struct Source {
     pub line: usize,
 }
 
+/// A list marker the user typed before the sentence ("- ", "* ", "2. ").
+static BULLET_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)])\s+").expect("valid regex"));
+/// An answer to the agent before the rule ("Yes and do not wrap …", "ok so always …").
+static ANSWER_LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:yes|yeah|yep|ok(?:ay)?|sure|right)[,]?\s+(?:and|so|but|also)\b[,]?\s*")
+        .expect("valid regex")
+});
+/// "Please" before an order: the order is the rule.
+static PLEASE_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)^please,?\s+").expect("valid regex"));
+/// A smiley or emoji at the end: tone for the moment, not part of the fact.
+static SMILEY_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:\s*(?:[:;]-?[()DPp]|\^\^|[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}]))+\s*([.!]?)$")
+        .expect("valid regex")
+});
+
+/// The user's sentence as a line of memory: without the list marker, the answer to the
+/// agent ("Yes and …"), the "please" and the smiley it was typed with, and without the
+/// parentheses around a whole aside. Nothing else of the wording changes.
+pub fn tidy(text: &str) -> String {
+    let mut t = text.trim();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for re in [&*BULLET_RE, &*ANSWER_LEAD_RE, &*PLEASE_RE] {
+            if let Some(m) = re.find(t)
+                && t[m.end()..].split_whitespace().count() >= 3
+            {
+                t = t[m.end()..].trim_start();
+                changed = true;
+            }
+        }
+    }
+    let mut out = SMILEY_RE.replace(t, "$1").trim().to_string();
+    // "(we use go-git explicitly in other places …)": an aside said as a whole sentence.
+    if out.starts_with('(')
+        && let Some(inner) = out.strip_suffix(')').or_else(|| out.strip_suffix(").")).map(|i| &i[1..])
+        && !inner.contains(['(', ')'])
+    {
+        out = inner.trim().to_string();
+    }
+    crate::render::capitalise_first(&out)
+}
+
 /// One fact.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Memo {
@@ -275,14 +319,15 @@ pub fn reads_as_statement(text: &str) -> bool {
 pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
     let mut current: Vec<&&Memo> = memos.iter().filter(|m| m.replaced.is_none()).collect();
     // Readable statements first (the index is loaded into every session: no fragment leads it),
-    // then standing rules (what the agent must do or never do), then what more sessions said,
-    // then the newest facts.
+    // then standing rules (what the agent must do or never do), then other ways of working it
+    // is told ("Use the british spelling"), then what more sessions said, then the newest facts.
     current.sort_by_key(|m| {
         let sessions =
             m.sources.iter().map(|s| s.from.as_str()).collect::<std::collections::BTreeSet<_>>().len();
         (
             std::cmp::Reverse(reads_as_statement(&m.text)),
             std::cmp::Reverse(super::kinds::is_rule(&m.text)),
+            std::cmp::Reverse(super::durable::prescribes(&m.text)),
             std::cmp::Reverse(sessions),
             std::cmp::Reverse(m.date),
         )
@@ -308,6 +353,34 @@ pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_loses_what_it_was_typed_with() {
+        for (typed, line) in [
+            ("Please use the british spelling :)", "Use the british spelling"),
+            (
+                "- entire enable now installs hooks using the wrapper script by default",
+                "Entire enable now installs hooks using the wrapper script by default",
+            ),
+            ("Yes and do not wrap long lines in the markdown", "Do not wrap long lines in the markdown"),
+            (
+                "(we use go-git explicitly in other places to not be dependent on a checkout)",
+                "We use go-git explicitly in other places to not be dependent on a checkout",
+            ),
+            ("* Add a README into the e2e dir 🙂.", "Add a README into the e2e dir."),
+        ] {
+            assert_eq!(tidy(typed), line);
+        }
+        // What is the fact stays: a short order keeps its "please", a parenthesis inside stays.
+        for kept in [
+            "Please don't.",
+            "Use pnpm (not npm) for installs",
+            "Yes is the default answer here",
+            "Ship it :) and tag it",
+        ] {
+            assert_eq!(tidy(kept), kept);
+        }
+    }
 
     fn memo(text: &str, date: &str, replaced: Option<&str>) -> Memo {
         Memo {

@@ -25,10 +25,12 @@ pub mod forget;
 pub mod kinds;
 pub mod memo;
 pub mod pasted;
+pub mod plans;
 pub mod provenance;
 pub mod reactions;
 pub mod said;
 pub mod secrets;
+pub mod standing;
 pub mod subjects;
 pub mod updates;
 pub mod vocabulary;
@@ -182,11 +184,26 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             text = format!("{} {}", terminate(&crate::render::capitalise_first(lead)), text);
         }
         previous = Some((said.source.clone(), said.index, said.text.clone(), false));
-        let text = without_repeated_dates(&crate::dates::resolve(&text, said.date));
+        let text = memo::tidy(&without_repeated_dates(&crate::dates::resolve(&text, said.date)));
         let source = match &said.source {
             SaidIn::Session { id, line } => Source { from: id.clone(), at: said.at.to_string(), line: *line },
             SaidIn::Log { file, line } => Source { from: file.clone(), at: said.at.to_string(), line: *line },
         };
+        // Check commands of another approved plan: the one verification line grows.
+        if plans::is_verification(&text)
+            && let Some(existing) = memos
+                .iter_mut()
+                .find(|m| m.replaced.is_none() && !m.edited && plans::is_verification(&m.text))
+        {
+            if let Some(grown) = plans::union(&existing.text, &text) {
+                existing.text = grown;
+            }
+            if !existing.sources.contains(&source) {
+                existing.sources.push(source);
+            }
+            tally.merged += 1;
+            continue;
+        }
         // The same fact said again: one memo, both sources.
         if let Some(existing) = memos.iter_mut().find(|m| {
             m.replaced.is_none()
@@ -250,14 +267,21 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                         && updates::supersedes(&text, &m.text)
                 })
         };
-        let heard = said_in.sessions(&kept.text) + usize::from(announced || revises());
+        // So is a way of working said in a standing form ("I think it's better not to …",
+        // "use X where possible"): the form outweighs the hedge and the order it comes in.
+        let heard = said_in.sessions(&kept.text) + usize::from(announced || kept.standing || revises());
         if !candidates::judge(&evidence, heard, said.note).admitted {
             candidates::hold(&mut record, &text, said, &evidence, source);
             tally.held += 1;
             continue;
         }
         candidates::promoted(&mut record, &text);
-        let subject = subjects::subject_of(&text, kept.kind);
+        // The check commands are how changes are tested, whatever runner they name.
+        let subject = if plans::is_verification(&text) {
+            subjects::TESTING
+        } else {
+            subjects::subject_of(&text, kept.kind)
+        };
         let slug = slot(&mut own_slugs, &taken, subject);
         // A newer statement replaces what older current facts said: the clauses that hold
         // the old value move under "Superseded", the others stay.

@@ -224,6 +224,22 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             let raw: String = match turn.kind {
                 TurnKind::Conversation => {
                     if INJECTED_TURN_RE.is_match(&turn.text) && !turn.text.contains("<command-args>") {
+                        // A plan the user approved is the agent's text, but the check
+                        // commands it names are the project's: as deliberate as a note.
+                        if super::plans::is_handoff(&turn.text)
+                            && let Some(statement) = super::plans::verification(&turn.text)
+                        {
+                            let at = turn.time.unwrap_or(now);
+                            heard.sentences.push(Said {
+                                text: statement,
+                                at,
+                                date: local_date(at, tz),
+                                source: SaidIn::Session { id: session.file.id.clone(), line: turn.line },
+                                index: 0,
+                                note: true,
+                                form: TurnForm::default(),
+                            });
+                        }
                         continue;
                     }
                     turn.text.clone()

@@ -50,6 +50,13 @@ pub const PROJECT: Subject = Subject {
 };
 
 /// Subjects recognised by their words, in the order that breaks ties.
+pub const TESTING: Subject = Subject {
+    slug: "testing",
+    title: "Testing",
+    kind: MemoryType::Feedback,
+    about: "how tests are written and run",
+};
+
 const SUBJECTS: &[(Subject, &str)] = &[
     (
         Subject {
@@ -70,12 +77,7 @@ const SUBJECTS: &[(Subject, &str)] = &[
         r"(?i)\b(?:ci|jenkins|github actions|gitlab ci|circleci|buildkite|travis|workflows?|pipelines?|sonar\w*|quality gate|checks?|chromatic|actions)\b|流水线",
     ),
     (
-        Subject {
-            slug: "testing",
-            title: "Testing",
-            kind: MemoryType::Feedback,
-            about: "how tests are written and run",
-        },
+        TESTING,
         r"(?i)\b(?:tests?|testing|specs?|rspec|pest|phpunit|pytest|jest|vitest|mocha|junit|turbine|detox|playwright|cypress|e2e|table-driven|golden|coverage|fixtures?|mocks?|t\.run|unit tests?|integration tests?|visual (?:tests?|regression)|snapshots?|holdout)\b|测试|用例|单测|联调",
     ),
     (
@@ -103,7 +105,7 @@ const SUBJECTS: &[(Subject, &str)] = &[
             kind: MemoryType::Feedback,
             about: "how code, commits and branches are written",
         },
-        r"(?i)\b(?:naming|named|names?|commit messages?|branch(?:es)? names?|branch names|style|format(?:ting)?|lint\w*|clippy|credo|conventions?|indent\w*|tabs|spaces|imports?|functions?|components?|hooks?|variables?|pure|typ(?:ed|ing)|comments?|prefix(?:es)?|imperative mood|changesets?|exceptions|allocation|malloc)\b|命名|分支名|规范|格式|函数|组件|注解",
+        r"(?i)\b(?:naming|named|names?|commit messages?|branch(?:es)? names?|branch names|style|format(?:ting)?|lint\w*|clippy|credo|conventions?|indent\w*|tabs|spaces|imports?|functions?|components?|hooks?|variables?|pure|typ(?:ed|ing)|comments?|prefix(?:es)?|imperative mood|changesets?|exceptions|allocation|malloc|spelling|british|american english|wording|em dash(?:es)?|tone)\b|命名|分支名|规范|格式|函数|组件|注解",
     ),
     (
         Subject {

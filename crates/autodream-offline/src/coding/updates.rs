@@ -34,7 +34,9 @@ static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
 /// "bumping MSRV to 1.80 (was 1.74)": the old value given in passing.
 static WAS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\(\s*(?:was|previously|formerly|used to be)\s+([^)]{1,40})\)"));
-static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\binstead of\s+(\S+)"));
+/// "instead of churn-v3", "instead of in the global README": what follows, up to four words
+/// (the place a thing no longer goes is named after its preposition).
+static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\binstead of\s+((?:\S+\s+){0,3}\S+)"));
 static NO_LONGER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bno longer\s+((?:\S+\s+){0,5}\S+)"));
 static PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -129,6 +131,31 @@ fn clean_value(raw: &str) -> Option<String> {
     Some(value)
 }
 
+/// Words that introduce or join a value but are never one: "instead of *in* the README".
+const FUNCTION_WORDS: &[&str] = &[
+    "in", "on", "at", "into", "onto", "to", "for", "with", "from", "by", "via", "of", "using", "through",
+    "as", "or", "because", "since", "when", "which", "who", "if", "while", "where",
+];
+
+/// The value after "instead of": past a preposition and a determiner, one word, or two when
+/// they read as one name ("global README", "yarn install").
+fn instead_of_value(words: &str) -> Option<String> {
+    let is = |w: &str, list: &[&str]| list.contains(&w.to_lowercase().as_str());
+    let mut rest: Vec<&str> = words.split_whitespace().collect();
+    while rest.first().is_some_and(|w| is(w, FUNCTION_WORDS) || is(w, NOT_VALUES)) {
+        rest.remove(0);
+    }
+    let first = *rest.first()?;
+    let ends_phrase = |w: &str| w.ends_with([',', '.', ';', ':', ')', '!', '?']);
+    let value = match rest.get(1) {
+        Some(second) if !ends_phrase(first) && !is(second, FUNCTION_WORDS) && !is(second, NOT_VALUES) => {
+            format!("{first} {second}")
+        }
+        _ => first.to_string(),
+    };
+    clean_value(&value)
+}
+
 /// The first token that looks like a value (a path, an identifier, a number, a name).
 fn first_specific(words: &str) -> Option<String> {
     words
@@ -176,7 +203,7 @@ pub fn replaced_values(text: &str) -> Vec<String> {
             push(clean_value(&c[1]));
         }
         for c in INSTEAD_OF.captures_iter(text) {
-            push(clean_value(&c[1]));
+            push(instead_of_value(&c[1]));
         }
         for c in NO_LONGER.captures_iter(text) {
             push(first_specific(&c[1]));
@@ -337,6 +364,7 @@ mod tests {
             ),
             ("We're on rev D now and rev C is retired.", &["rev C"]),
             ("Log new runs to a fresh experiment, churn-v4, instead of churn-v3.", &["churn-v3"]),
+            ("Add a README into the e2e dir instead of in the global README.", &["global README"]),
             ("联调环境换了，test2 已经下线，以后都用 test3。", &["test2"]),
             ("李娜调去风控团队了，支付网关现在归赵强。", &["李娜"]),
             ("ORM 从 TypeORM 换成 Prisma。", &["TypeORM"]),
@@ -361,6 +389,11 @@ mod tests {
     fn versions_and_ports_replace_their_older_number() {
         assert!(supersedes("We upgraded to Java 21 across the monolith.", "We're on Java 17."));
         assert!(!supersedes("We upgraded to Java 21 across the monolith.", "Go 1.23 is the floor."));
+        // The preposition after "instead of" is not the value replaced.
+        assert!(!supersedes(
+            "Add a README into the e2e dir instead of in the global README.",
+            "Do not wrap long lines in the markdown as that ruins the rendering on GitHub."
+        ));
         assert!(!supersedes(
             "We're bumping to Go 1.23 on 2026-03-10, so nothing that needs 1.24.",
             "Service listens on 8081, metrics on 9102."

@@ -1,0 +1,239 @@
+//! Plans the user approved: the project's check commands they name.
+//!
+//! When the user accepts a plan the agent wrote in plan mode, the client sends the plan back
+//! as a user turn ("Implement the following plan: …"). The plan is the agent's text, so its
+//! prose is never read as the user's words (see [`super::said`]); but the user approved it,
+//! and one part of it is a project fact rather than a proposal: the commands its
+//! verification section runs (`bun run lint`, `mise run test:ci`). Those are the commands a
+//! later session needs to check its own work, and they are the same from plan to plan, so
+//! they become one line in memory that grows as plans name more of them.
+//!
+//! Only the verification section is read, and in it only commands that run a check, a build
+//! or the dev server; a manual test's one-off steps (`mkdir /tmp/x`, `git init`, the
+//! project's own binary with made-up arguments) are not facts about the project.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// How the line in memory starts: the dream recognises its own verification line by it.
+pub const PREFIX: &str = "Verify changes with ";
+/// The most commands the line holds: a long history names many; the first ones stay.
+const MAX_COMMANDS: usize = 8;
+
+static HANDOFF_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\s*Implement the following plan\b").expect("valid regex"));
+/// A heading that opens the verification section of a plan.
+static SECTION_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(#{1,6})\s*(?:\d+[.)]\s*)?(?:verification|verifying|verify|testing|test plan|how to (?:test|verify)|validation|checks)\b",
+    )
+    .expect("valid regex")
+});
+static HEADING_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(#{1,6})\s").expect("valid regex"));
+static CODE_SPAN_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`([^`\n]+)`").expect("valid regex"));
+/// A program name: what a command starts with.
+static PROGRAM_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[a-z][a-z0-9._-]*$").expect("valid regex"));
+/// Programs whose commands are steps of a manual test, not the project's checks.
+const ONE_OFF_PROGRAMS: &[&str] = &[
+    "git", "gh", "curl", "wget", "cat", "echo", "ls", "mkdir", "rm", "cp", "mv", "open", "export", "source",
+    "touch", "sudo", "kill", "ssh", "docker", "cd", "grep", "head", "tail", "chmod",
+];
+/// What a check command does, as a word of it (`test`, `test:ci`, `css:build`, `e2e`).
+const CHECK_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "lint",
+    "fmt",
+    "format",
+    "typecheck",
+    "type-check",
+    "check",
+    "build",
+    "vet",
+    "clippy",
+    "e2e",
+    "ci",
+    "dev",
+    "verify",
+];
+
+/// Is this user turn a plan the user approved?
+pub fn is_handoff(text: &str) -> bool {
+    HANDOFF_RE.is_match(text)
+}
+
+/// The statement an approved plan gives memory: its check commands, or `None` when its
+/// verification section names none.
+pub fn verification(plan: &str) -> Option<String> {
+    let commands = check_commands(plan);
+    (!commands.is_empty()).then(|| statement(&commands))
+}
+
+/// Is this memo's text the verification line?
+pub fn is_verification(text: &str) -> bool {
+    text.starts_with(PREFIX)
+}
+
+/// The verification line holding the commands of both: the older line's first, then what
+/// the newer adds. `None` when the newer adds nothing.
+pub fn union(older: &str, newer: &str) -> Option<String> {
+    let mut commands = commands_of(older);
+    let before = commands.len();
+    for c in commands_of(newer) {
+        if commands.len() < MAX_COMMANDS && !commands.contains(&c) {
+            commands.push(c);
+        }
+    }
+    (commands.len() > before).then(|| statement(&commands))
+}
+
+fn statement(commands: &[String]) -> String {
+    let listed: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
+    format!("{PREFIX}{}.", listed.join(", "))
+}
+
+fn commands_of(line: &str) -> Vec<String> {
+    CODE_SPAN_RE.captures_iter(line).map(|c| c[1].to_string()).collect()
+}
+
+/// The check commands of the plan's verification sections, in order, each once.
+fn check_commands(plan: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut section: Option<usize> = None;
+    let mut fenced = false;
+    for line in plan.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced && let Some(h) = HEADING_RE.captures(t) {
+            let level = h[1].len();
+            if SECTION_RE.is_match(t) {
+                section = Some(level);
+                continue;
+            }
+            if section.is_some_and(|open| level <= open) {
+                section = None;
+            }
+        }
+        if section.is_none() {
+            continue;
+        }
+        let found: Vec<String> = if fenced {
+            vec![t.to_string()]
+        } else {
+            CODE_SPAN_RE.captures_iter(t).map(|c| c[1].trim().to_string()).collect()
+        };
+        for command in found.iter().flat_map(|c| split_chain(c)) {
+            if out.len() < MAX_COMMANDS && is_check_command(&command) && !out.contains(&command) {
+                out.push(command);
+            }
+        }
+    }
+    out
+}
+
+/// `a && b && c` as its commands; `cd dir && x` stays one, the directory being part of `x`.
+fn split_chain(chain: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut pending_cd: Option<&str> = None;
+    for part in chain.split("&&").map(str::trim).filter(|p| !p.is_empty()) {
+        if part.starts_with("cd ") {
+            pending_cd = Some(part);
+            continue;
+        }
+        match pending_cd.take() {
+            Some(cd) => out.push(format!("{cd} && {part}")),
+            None => out.push(part.to_string()),
+        }
+    }
+    out
+}
+
+fn is_check_command(command: &str) -> bool {
+    let run = command.rsplit("&& ").next().unwrap_or(command);
+    let mut tokens = run.split_whitespace();
+    let Some(program) = tokens.next() else { return false };
+    if command.len() > 80
+        || !PROGRAM_RE.is_match(program)
+        || ONE_OFF_PROGRAMS.contains(&program)
+        || command.contains(['<', '>', '|', '$', '~'])
+        || command.split_whitespace().any(|t| t.starts_with('/'))
+    {
+        return false;
+    }
+    // `pytest`, `vitest`: the runner's name says what it does.
+    if program.ends_with("test") {
+        return true;
+    }
+    let words: Vec<&str> = tokens.collect();
+    !words.is_empty()
+        && words.iter().any(|w| {
+            w.split([':', '/', '.', '_']).any(|part| CHECK_WORDS.contains(&part.trim_start_matches('-')))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAN: &str = "Implement the following plan:\n\n# Plan: Tree view\n\n## Context\n\nRun `bun run build` once the tree lands.\n\n## Verification\n\n1. `bun run test` - All existing tests pass\n2. `bun run lint` - No lint errors\n3. `cd frontend && bun run css:build` - CSS rebuilds\n4. Manual test: `mkdir /tmp/x && cd /tmp/x && git init`, then `entire enable` should warn\n\n```bash\nmise run fmt && mise run lint && mise run test:ci\n```\n\n## Notes\n\n`bun run typecheck` is slow.\n";
+
+    #[test]
+    fn the_verification_section_gives_the_check_commands() {
+        assert_eq!(
+            verification(PLAN).as_deref(),
+            Some(
+                "Verify changes with `bun run test`, `bun run lint`, `cd frontend && bun run css:build`, `mise run fmt`, `mise run lint`, `mise run test:ci`."
+            )
+        );
+    }
+
+    #[test]
+    fn commands_outside_the_section_and_manual_steps_are_not_read() {
+        let v = verification(PLAN).expect("commands");
+        for absent in ["bun run build", "bun run typecheck", "mkdir", "git init", "entire enable"] {
+            assert!(!v.contains(absent), "{absent} in {v}");
+        }
+        assert_eq!(verification("Implement the following plan:\n\n## Steps\n\n`bun run test`\n"), None);
+        assert_eq!(
+            verification("Implement the following plan:\n\n## Verification\n\nOpen the page and look.\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_newer_plan_adds_its_commands_once() {
+        let older = "Verify changes with `bun run test`, `bun run lint`.";
+        let newer = verification(
+            "Implement the following plan:\n## Verification\n- `bun run test`\n- `bun run typecheck`\n",
+        )
+        .expect("commands");
+        assert_eq!(
+            union(older, &newer).as_deref(),
+            Some("Verify changes with `bun run test`, `bun run lint`, `bun run typecheck`.")
+        );
+        assert_eq!(union(&newer, "Verify changes with `bun run test`."), None);
+        assert!(is_verification(older) && !is_verification("We verify with bun."));
+    }
+
+    #[test]
+    fn the_statement_survives_the_rules_whole() {
+        // The dream recognises the line by its start: the rules must not cut it as a label.
+        let statement = verification(PLAN).expect("commands");
+        let day = jiff::civil::date(2026, 7, 1);
+        match super::super::durable::judge(&statement, day, true) {
+            super::super::durable::Verdict::Keep(k) => assert_eq!(k.text, statement),
+            other => panic!("dropped: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn only_an_approved_plan_is_a_handoff() {
+        assert!(is_handoff("Implement the following plan:\n\n# Plan: x"));
+        assert!(!is_handoff("Please implement the plan we discussed"));
+    }
+}
