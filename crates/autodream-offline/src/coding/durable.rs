@@ -117,13 +117,13 @@ static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| {
 static QUESTION_END_ZH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:吗|呢|么|吧)[。！!]?$"));
 
 /// An order for the task at hand opens with its verb.
-static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |first |next,? |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note)\b|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
+        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |first |next,? |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note|validate|evaluate|assess|audit|research|explore|brainstorm)\b|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
     )
 });
 /// Orders that set a standing way of working ("Use yarn, not npm", "Prefer …", "Avoid …").
-static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^(?:please |pls |and |also )*(?:use|prefer|avoid|stick (?:to|with)|keep using|never|always|don'?t|do not|no more)\b",
     )
@@ -135,6 +135,21 @@ static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Does the fact tell the agent how to work ("Use the british spelling", "Specs should …")?
+/// "… this never happens again": about an incident, not a rule.
+static INCIDENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b")
+});
+/// A way of working put in a sequence of steps ("Now use …", "Then prefer …").
+static SEQUENCED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:now|then|next|afterwards|after that),?\s+(?:use|prefer|avoid|stick (?:to|with)|keep using)\b")
+});
+/// A verb taking a question for its object: "Investigate how we can …", "Check whether …".
+static WH_ORDER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^[a-z]{4,} (?:how|whether|why|if) (?:we|you|to|it|this|that|the|i)\b"));
+/// What points at the task of the moment: "this", "that", an issue or PR link.
+static POINTS_AT_TASK: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:this|that)\b|https?://\S+/(?:issues|pull|pulls)/\d+"));
+
 /// The index leads with those: they apply to every session.
 pub fn prescribes(text: &str) -> bool {
     STANDING_IMPERATIVE.is_match(text) || STANDING.is_match(text)
@@ -200,7 +215,7 @@ static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Words in a sentence, CJK counted two characters to a word.
-fn word_count(text: &str) -> usize {
+pub(super) fn word_count(text: &str) -> usize {
     let latin =
         text.split_whitespace().filter(|w| w.chars().any(|c| c.is_alphanumeric() && !is_cjk(c))).count();
     let cjk = text.chars().filter(|&c| is_cjk(c)).count();
@@ -465,7 +480,7 @@ const COMMON_CAPITALISED: &[&str] = &[
 /// Judges one sentence. `anchor` is the day it was said (for dates ahead).
 pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let (text, correction) = without_lead(sentence);
-    let text = trim_trailing_requests(&text);
+    let text = super::tails::trim_trailing_requests(&text);
     let trimmed = text.trim();
     if holds_secret(trimmed) {
         return Verdict::Drop(Dropped::Secret);
@@ -556,12 +571,17 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         )
     });
     let body = PLACE_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
-    if IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to {
+    // "… and ensure this never repeats again": the incident's "never" makes no rule.
+    let standing_words = INCIDENT.replace_all(trimmed, "");
+    let ordered = IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
+        // "Now use the writing skill on this document": a way of working is not sequenced.
+        || SEQUENCED.is_match(body)
+        // "Investigate how we can solve this: <issue>", whatever the verb's spelling.
+        || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body);
+    if ordered && !STRONG_STANDING.is_match(&standing_words) {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.
-        if !STRONG_STANDING.is_match(trimmed) {
-            return Verdict::Drop(Dropped::Request);
-        }
+        return Verdict::Drop(Dropped::Request);
     }
     if let Some(about_user) = about_the_user(trimmed) {
         return Verdict::Keep(Kept {
@@ -602,39 +622,6 @@ static HOW_TO: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\w+(?: \w+)? (?:with|using|via|through) (?:`[^`]+`|\S*[./-]\S*)[.!]?$|^\w+(?: [\w']+){0,4}: `[^`]+ [^`]+`[.!]?$",
     )
 });
-/// A request tacked onto the end of a statement ("…，你先读一下", "…, can you check?").
-static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)(?:[，,]\s*(?:你先|你|帮我|然后看看|然后|顺便|麻烦)[^，,]*)+[。.]?$|,\s*(?:can|could) you\b[^,]*$|,\s*please\b[^,]*$",
-    )
-});
-
-fn trim_trailing_requests(text: &str) -> String {
-    // "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml": the change stays, the
-    // order after the dash or semicolon goes.
-    static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"\s+[—–]\s+|;\s+"));
-    for m in SEPARATOR.find_iter(text) {
-        let rest = text[m.end()..].trim_start();
-        if IMPERATIVE.is_match(rest)
-            && !STANDING_IMPERATIVE.is_match(rest)
-            && word_count(&text[..m.start()]) >= 4
-        {
-            return trim_trailing_requests(&format!(
-                "{}.",
-                text[..m.start()].trim_end_matches(['.', ',', ';'])
-            ));
-        }
-    }
-    match TRAILING_REQUEST.find(text) {
-        Some(m) if m.start() > 0 && word_count(&text[..m.start()]) >= 4 => {
-            let head = text[..m.start()].trim_end();
-            let stop = if head.chars().any(is_cjk) { "。" } else { "." };
-            format!("{head}{stop}")
-        }
-        _ => text.to_string(),
-    }
-}
-
 /// A sentence that only makes sense with the one before it.
 static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     re(

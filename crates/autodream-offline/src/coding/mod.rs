@@ -32,6 +32,7 @@ pub mod said;
 pub mod secrets;
 pub mod standing;
 pub mod subjects;
+pub mod tails;
 pub mod updates;
 pub mod vocabulary;
 

@@ -95,3 +95,23 @@ fn lead_ins_go_meaningful_labels_stay() {
     );
     assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
 }
+
+#[test]
+fn orders_in_the_forms_of_a_rule_are_orders() {
+    for said in [
+        "Ok can we please log a README entry and also make sure to memorize the setup and ensure this never repeats again.",
+        "Now use the writing clearly skills on this document.",
+        "Ibvestiaget how we can solve this: https://github.com/acme/app/issues/5992",
+        "Validate that whatever is in the old structure might not be relevant in the memory instead of here.",
+    ] {
+        assert_eq!(kept(said), None, "{said}");
+    }
+    // The same words as a rule stay rules.
+    for said in [
+        "Always log a README entry so that this never repeats again.",
+        "Use the writing clearly skill for every public text.",
+        "Never push migrations by hand, the pipeline runs them.",
+    ] {
+        assert!(kept(said).is_some(), "{said}");
+    }
+}

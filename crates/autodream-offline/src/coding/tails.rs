@@ -1,0 +1,74 @@
+//! What is cut off the end of a sentence before it is judged: the order or the doubt of the
+//! moment that trails a statement. "We also no longer publish to the Windows Store, so we
+//! need to remove the workflow" keeps the change and leaves the task.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::durable::{IMPERATIVE, STANDING_IMPERATIVE, word_count};
+use crate::text::is_cjk;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("valid regex")
+}
+
+/// A request tacked onto the end of a statement ("…，你先读一下", "…, can you check?",
+/// "…, so we need to do an analysis of …"), or a doubt ("…, but maybe there is …"): the
+/// statement is the fact, the tail is the task or the hedge of the moment.
+static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:[，,]\s*(?:你先|你|帮我|然后看看|然后|顺便|麻烦)[^，,]*)+[。.]?$|,\s*(?:can|could) you\b[^,]*$|,\s*please\b[^,]*$|,\s*so (?:we|you|i) (?:need|have|will need|'ll need|should) to\b[^,]*$|,\s*but (?:maybe|perhaps|possibly)\b.*$",
+    )
+});
+
+pub fn trim_trailing_requests(text: &str) -> String {
+    // "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml": the change stays, the
+    // order after the dash or semicolon goes.
+    static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"\s+[—–]\s+|;\s+"));
+    for m in SEPARATOR.find_iter(text) {
+        let rest = text[m.end()..].trim_start();
+        if IMPERATIVE.is_match(rest)
+            && !STANDING_IMPERATIVE.is_match(rest)
+            && word_count(&text[..m.start()]) >= 4
+        {
+            return trim_trailing_requests(&format!(
+                "{}.",
+                text[..m.start()].trim_end_matches(['.', ',', ';'])
+            ));
+        }
+    }
+    match TRAILING_REQUEST.find(text) {
+        Some(m) if m.start() > 0 && word_count(&text[..m.start()]) >= 4 => {
+            let head = text[..m.start()].trim_end();
+            let stop = if head.chars().any(is_cjk) { "。" } else { "." };
+            format!("{head}{stop}")
+        }
+        _ => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_task_and_the_doubt_after_a_statement_are_cut() {
+        for (said, kept) in [
+            (
+                "I only want to keep MSIX as of now, so we need to do an analysis of what needs to be removed entirely.",
+                "I only want to keep MSIX as of now.",
+            ),
+            (
+                "Ideally, we only point in the copilot-instructions.md to AGENTS.md, but maybe there is information that needs to move first.",
+                "Ideally, we only point in the copilot-instructions.md to AGENTS.md.",
+            ),
+            ("We're bumping MSRV to 1.80 — update rust-version in Cargo.toml.", "We're bumping MSRV to 1.80."),
+        ] {
+            assert_eq!(trim_trailing_requests(said), kept);
+        }
+        // A reason is not a task: "so that" and "so it" stay.
+        let reason = "Keep the lockfile in git, so that CI installs the same versions.";
+        assert_eq!(trim_trailing_requests(reason), reason);
+    }
+}
