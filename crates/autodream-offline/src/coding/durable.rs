@@ -72,7 +72,7 @@ fn re(pattern: &str) -> Regex {
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
+        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -170,7 +170,7 @@ static FIRST_PERSON_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// A failure or the state of the moment.
 static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regressed|(?:an?|the) (?:bug|error)|has (?:the|an?|this|that) (?:issue|problem)|the (?:issue|problem) is|out of sync|out of date|won'?t start|doesn'?t start|(?:is|are)n'?t arriving|not arriving|keeps? \w+ing)\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
+        r"(?i)\b(?:fail(?:s|ed|ing)?|broken|breaks|broke|crash(?:es|ed|ing)?|blows? up|panics?|panicking|throws?|throwing|is red|are red|timing out|times out|timeouts?|is slow|got slow|too slow|flaky|looks (?:wrong|off)|is wrong|wrong|doesn'?t work|isn'?t working|not working|lagging|oom|hangs?|hanging|stuck|keeps? (?:crashing|failing)|regressed|(?:an?|the) (?:bug|error)|has (?:the|an?|this|that) (?:issue|problem)|the (?:issue|problem) is|out of sync|out of date|won'?t start|doesn'?t start|(?:is|are)n'?t arriving|not arriving|keeps? \w+ing|(?:is|are) killing (?:us|me|our)|kills? (?:us|me))\b|挂了|报错|报了|崩溃|闪退|超时|不对|有问题|出了|失败|太丑|太吵|对不上",
     )
 });
 static CONDITIONAL: LazyLock<Regex> =

@@ -254,7 +254,8 @@ pub fn topic_file(
 }
 
 /// The most telling part of a fact within `max_chars`, for an index hook: the whole
-/// sentence when it fits, else its longest leading run of whole clauses, else a cut at a
+/// sentence when it fits, else its longest leading run of whole clauses (before a reason or
+/// an aside in parentheses too), else a cut at a
 /// word boundary marked with "…".
 pub fn gist(text: &str, max_chars: usize) -> String {
     let text = text.trim().trim_end_matches(['.', '。']);
@@ -262,7 +263,8 @@ pub fn gist(text: &str, max_chars: usize) -> String {
         return text.to_string();
     }
     let mut best: Option<&str> = None;
-    for cut in ["; ", " — ", ", so ", ", because ", ". ", "；", "。"] {
+    // An aside in parentheses and a reason are what an index hook can do without.
+    for cut in ["; ", " — ", ", so ", ", because ", " because ", " (", ". ", "；", "。"] {
         for (pos, _) in text.match_indices(cut) {
             let head = &text[..pos];
             let n = head.chars().count();
@@ -353,6 +355,18 @@ pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gist_leaves_out_the_aside_and_the_reason() {
+        assert_eq!(
+            gist("Use table driven tests where possible (also for already created tests in e2e)", 45),
+            "Use table driven tests where possible"
+        );
+        assert_eq!(
+            gist("If the function is self-explanatory, no comment is needed at all because the signature and the code read naturally", 80),
+            "If the function is self-explanatory, no comment is needed at all"
+        );
+    }
 
     #[test]
     fn a_line_loses_what_it_was_typed_with() {

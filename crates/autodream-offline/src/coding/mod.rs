@@ -86,9 +86,13 @@ pub(crate) fn has_hole(text: &str) -> bool {
     CONTINUES.find(text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]))
 }
 
+/// "This all goes to Heroku", "it all runs on Fly": everything, not a thing said before.
+static ALL_OF_IT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that) all\b").expect("valid regex"));
+
 /// Is the sentence's subject a pronoun ("It is solved when …")?
 pub(crate) fn has_pronoun_subject(text: &str) -> bool {
-    PRONOUN_SUBJECT.is_match(text)
+    PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text)
 }
 
 /// Counts of what a dream did, for its summary.
@@ -219,7 +223,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         }
         // "Don't run migrations against it", "It's Manifest V3": the sentence continues the
         // fact before it in the same turn; a pronoun with nothing to stand for is a hole.
-        let pronoun_subject = PRONOUN_SUBJECT.is_match(&text)
+        let pronoun_subject = has_pronoun_subject(&text)
             && !said.note
             && !matches!(kept.kind, durable::Kind::Preference | durable::Kind::Correction);
         // A pronoun whose thing the sentence itself names ("… on yarn.lock and npm makes a

@@ -203,7 +203,15 @@ pub fn replaced_values(text: &str) -> Vec<String> {
             push(clean_value(&c[1]));
         }
         for c in INSTEAD_OF.captures_iter(text) {
-            push(instead_of_value(&c[1]));
+            let value = instead_of_value(&c[1]);
+            // "instead of poetry shell": the tool is replaced, not only its command.
+            if let Some(v) = &value
+                && let Some(first) = v.split_whitespace().next().filter(|f| *f != v)
+                && !super::vocabulary::VOCABULARY.values_in(first).is_empty()
+            {
+                push(Some(first.to_string()));
+            }
+            push(value);
         }
         for c in NO_LONGER.captures_iter(text) {
             push(first_specific(&c[1]));
@@ -365,6 +373,7 @@ mod tests {
             ("We're on rev D now and rev C is retired.", &["rev C"]),
             ("Log new runs to a fresh experiment, churn-v4, instead of churn-v3.", &["churn-v3"]),
             ("Add a README into the e2e dir instead of in the global README.", &["global README"]),
+            ("We're on uv now: add `uv run` to the quickstart instead of poetry shell.", &["poetry", "poetry shell"]),
             ("联调环境换了，test2 已经下线，以后都用 test3。", &["test2"]),
             ("李娜调去风控团队了，支付网关现在归赵强。", &["李娜"]),
             ("ORM 从 TypeORM 换成 Prisma。", &["TypeORM"]),

@@ -103,6 +103,7 @@ fn orders_in_the_forms_of_a_rule_are_orders() {
         "Now use the writing clearly skills on this document.",
         "Ibvestiaget how we can solve this: https://github.com/acme/app/issues/5992",
         "Validate that whatever is in the old structure might not be relevant in the memory instead of here.",
+        "👍 also add `uv run` to the README quickstart instead of poetry shell.",
     ] {
         assert_eq!(kept(said), None, "{said}");
     }
