@@ -72,7 +72,7 @@ fn re(pattern: &str) -> Regex {
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
+        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -119,7 +119,7 @@ static QUESTION_END_ZH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:吗|呢|么|�
 /// An order for the task at hand opens with its verb.
 pub(super) static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |first |next,? |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note|validate|evaluate|assess|audit|research|explore|brainstorm)\b|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
+        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |first |next,? |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note|validate|evaluate|assess|audit|research|explore|brainstorm)\b|^let'?s\s+\w|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
     )
 });
 /// Orders that set a standing way of working ("Use yarn, not npm", "Prefer …", "Avoid …").
@@ -137,11 +137,15 @@ static STANDING: LazyLock<Regex> = LazyLock::new(|| {
 /// Does the fact tell the agent how to work ("Use the british spelling", "Specs should …")?
 /// "… this never happens again": about an incident, not a rule.
 static INCIDENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b")
+    re(
+        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b",
+    )
 });
 /// A way of working put in a sequence of steps ("Now use …", "Then prefer …").
 static SEQUENCED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:now|then|next|afterwards|after that),?\s+(?:use|prefer|avoid|stick (?:to|with)|keep using)\b")
+    re(
+        r"(?i)^(?:now|then|next|afterwards|after that),?\s+(?:use|prefer|avoid|stick (?:to|with)|keep using)\b",
+    )
 });
 /// A verb taking a question for its object: "Investigate how we can …", "Check whether …".
 static WH_ORDER: LazyLock<Regex> =
@@ -506,6 +510,10 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     // working said in a form the rules below read as the moment.
     if !note && let Some((kind, text)) = super::standing::standing_form(trimmed) {
         return Verdict::Keep(Kept { kind, text, refers_back: false, standing: true });
+    }
+    // "However, …", "X is not set correctly", "shouldn't be too hard": talk of the moment.
+    if !note && let Some(why) = super::moment::of_the_moment(trimmed) {
+        return Verdict::Drop(why);
     }
     let words = word_count(trimmed);
     if note {

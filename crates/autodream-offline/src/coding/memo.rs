@@ -363,7 +363,10 @@ mod tests {
             "Use table driven tests where possible"
         );
         assert_eq!(
-            gist("If the function is self-explanatory, no comment is needed at all because the signature and the code read naturally", 80),
+            gist(
+                "If the function is self-explanatory, no comment is needed at all because the signature and the code read naturally",
+                80
+            ),
             "If the function is self-explanatory, no comment is needed at all"
         );
     }

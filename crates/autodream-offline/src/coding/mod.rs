@@ -24,6 +24,7 @@ pub mod durable;
 pub mod forget;
 pub mod kinds;
 pub mod memo;
+pub mod moment;
 pub mod pasted;
 pub mod plans;
 pub mod provenance;
@@ -85,6 +86,10 @@ static PRONOUN_SUBJECT: LazyLock<Regex> =
 pub(crate) fn has_hole(text: &str) -> bool {
     CONTINUES.find(text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]))
 }
+
+/// "This should …", "That means …": a subject that points at the moment.
+static DEMONSTRATIVE_SUBJECT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:this|that|these|those)\s").expect("valid regex"));
 
 /// "This all goes to Heroku", "it all runs on Fly": everything, not a thing said before.
 static ALL_OF_IT: LazyLock<Regex> =
@@ -223,9 +228,13 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         }
         // "Don't run migrations against it", "It's Manifest V3": the sentence continues the
         // fact before it in the same turn; a pronoun with nothing to stand for is a hole.
+        // A rule may say "it" for the thing it is about ("It's pnpm, not npm"); "this" and
+        // "that" point at the moment ("This should still be Checkpoints") unless the rule
+        // says it stands.
         let pronoun_subject = has_pronoun_subject(&text)
             && !said.note
-            && !matches!(kept.kind, durable::Kind::Preference | durable::Kind::Correction);
+            && (!matches!(kept.kind, durable::Kind::Preference | durable::Kind::Correction)
+                || DEMONSTRATIVE_SUBJECT.is_match(&text) && !kinds::STRONG_STANDING.is_match(&text));
         // A pronoun whose thing the sentence itself names ("… on yarn.lock and npm makes a
         // mess of it") needs nothing before it.
         let hole = has_hole(&text);

@@ -63,7 +63,10 @@ mod tests {
                 "Ideally, we only point in the copilot-instructions.md to AGENTS.md, but maybe there is information that needs to move first.",
                 "Ideally, we only point in the copilot-instructions.md to AGENTS.md.",
             ),
-            ("We're bumping MSRV to 1.80 — update rust-version in Cargo.toml.", "We're bumping MSRV to 1.80."),
+            (
+                "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml.",
+                "We're bumping MSRV to 1.80.",
+            ),
         ] {
             assert_eq!(trim_trailing_requests(said), kept);
         }

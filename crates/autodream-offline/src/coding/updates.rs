@@ -373,7 +373,10 @@ mod tests {
             ("We're on rev D now and rev C is retired.", &["rev C"]),
             ("Log new runs to a fresh experiment, churn-v4, instead of churn-v3.", &["churn-v3"]),
             ("Add a README into the e2e dir instead of in the global README.", &["global README"]),
-            ("We're on uv now: add `uv run` to the quickstart instead of poetry shell.", &["poetry", "poetry shell"]),
+            (
+                "We're on uv now: add `uv run` to the quickstart instead of poetry shell.",
+                &["poetry", "poetry shell"],
+            ),
             ("联调环境换了，test2 已经下线，以后都用 test3。", &["test2"]),
             ("李娜调去风控团队了，支付网关现在归赵强。", &["李娜"]),
             ("ORM 从 TypeORM 换成 Prisma。", &["TypeORM"]),

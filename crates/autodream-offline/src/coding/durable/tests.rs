@@ -104,6 +104,7 @@ fn orders_in_the_forms_of_a_rule_are_orders() {
         "Ibvestiaget how we can solve this: https://github.com/acme/app/issues/5992",
         "Validate that whatever is in the old structure might not be relevant in the memory instead of here.",
         "👍 also add `uv run` to the README quickstart instead of poetry shell.",
+        "Nah let's roll back, they don't really need to exist in the future state.",
     ] {
         assert_eq!(kept(said), None, "{said}");
     }
@@ -115,4 +116,12 @@ fn orders_in_the_forms_of_a_rule_are_orders() {
     ] {
         assert!(kept(said).is_some(), "{said}");
     }
+}
+
+#[test]
+fn the_future_as_a_scope_and_as_a_thing() {
+    // "in the future" sets a rule; "the future state" is a thing being talked about.
+    assert!(kept("In the future, run the linter before you push.").is_some());
+    assert!(kept("Please write the changelog entry first in the future.").is_some());
+    assert_eq!(kept("Let's roll back, they don't really need to exist in the future state."), None);
 }

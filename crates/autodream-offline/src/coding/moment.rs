@@ -1,0 +1,119 @@
+//! Sentences that read as statements but belong to the conversation of the moment.
+//!
+//! A long history is mostly working talk typed as plain statements. Each class here is a
+//! form such a sentence takes, named with an example, and it is checked before the rules in
+//! [`super::durable`] look for a fact in the sentence:
+//!
+//! | class | example | dropped as |
+//! |---|---|---|
+//! | a step in an argument | "However, accumulatedUserAdded includes edits to ALL files", "This means …", "Like it can only …" | not durable |
+//! | a bug report | "The author of the checkpoint commits is not set correctly" | status |
+//! | an estimate | "The conflict resolution shouldn't be too hard" | status |
+//! | review text, by its lead | "Based on the PR changes and the function rename, …" | pasted |
+//! | a phrase without its clause | "Instead of \"Another sessions...\"" | not durable |
+//!
+//! A sentence with a standing word ("always", "never", "in this repo") is left to the rules
+//! whatever its form: "However, we always squash" is a rule.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::durable::Dropped;
+use super::kinds::STRONG_STANDING;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("valid regex")
+}
+
+/// "However, …", "This means …", "In that case …": the sentence answers the one before.
+static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when))\b",
+    )
+});
+/// "X is not set correctly", "Y is missing the props …".
+static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b",
+    )
+});
+/// "shouldn't be too hard", "should be easy", "shouldn't be an issue".
+static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:should(?:n'?t| not)|won'?t|wouldn'?t) be (?:too |that |very |a big |much of an? )?(?:hard|difficult|complicated|an issue|a problem|a big deal|much work)\b|\bshould be (?:easy|simple|trivial|fine|straightforward|quick)\b",
+    )
+});
+/// The lead of a review tool's or a colleague's comment.
+static REVIEW_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:based on (?:the|this|these|my) (?:pr|changes|diff|code|review|analysis|above)|looking at (?:the|this) (?:code|diff|pr|change)|after reviewing|upon review|on closer inspection|the (?:pr|change|diff|patch) (?:introduces|adds|removes|modifies|changes))\b",
+    )
+});
+/// "Instead of \"Another sessions...\"": a phrase that lost its clause.
+static PHRASE_ONLY: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$"#));
+
+/// Why the sentence is of the moment, or `None` when it is left to the rules.
+pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
+    let s = sentence.trim();
+    if STRONG_STANDING.is_match(s) {
+        return None;
+    }
+    if REVIEW_LEAD.is_match(s) {
+        return Some(Dropped::Pasted);
+    }
+    if ARGUMENT_STEP.is_match(s) || PHRASE_ONLY.is_match(s) {
+        return Some(Dropped::NotDurable);
+    }
+    if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) {
+        return Some(Dropped::Status);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_talk_of_the_moment_is_dropped() {
+        for (said, why) in [
+            (
+                "However, accumulatedUserAdded from PromptAttributions includes edits to ALL files",
+                Dropped::NotDurable,
+            ),
+            ("This means if we do EnsureSetup in stop we might be to late", Dropped::NotDurable),
+            (
+                "The author of the 'trailing transcript' checkpoint-branch commits is not set correctly",
+                Dropped::Status,
+            ),
+            (
+                "Manual strategy is also missing the props TranscriptUUIDAtStart inside metadata",
+                Dropped::Status,
+            ),
+            ("The conflict resolution shouldn't be too hard", Dropped::Status),
+            (
+                "Based on the PR changes and the function rename, session IDs are now used directly",
+                Dropped::Pasted,
+            ),
+            ("Instead of \"Another sessions...\"", Dropped::NotDurable),
+            ("Like it can only go back the active branch", Dropped::NotDurable),
+        ] {
+            assert_eq!(of_the_moment(said), Some(why), "{said}");
+        }
+    }
+
+    #[test]
+    fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
+        for said in [
+            "However, we always squash before merging.",
+            "Errors are silently retried three times by the client library, by design.",
+            "Instead of npm, use pnpm for everything.",
+            "Staging is the environment the QA team uses.",
+            "The release notes should be short and link the PR.",
+        ] {
+            assert_eq!(of_the_moment(said), None, "{said}");
+        }
+    }
+}
