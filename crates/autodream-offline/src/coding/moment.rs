@@ -10,7 +10,9 @@
 //! | a bug report | "The author of the checkpoint commits is not set correctly" | status |
 //! | an estimate | "The conflict resolution shouldn't be too hard" | status |
 //! | review text, by its lead | "Based on the PR changes and the function rename, …" | pasted |
-//! | a phrase without its clause | "Instead of \"Another sessions...\"" | not durable |
+//! | a phrase without its clause | "Instead of \"Another sessions...\"", "Is currently in Preview" | not durable |
+//! | a proposal weighed | "One approach is to compare …", "We could use something like …" | not durable |
+//! | a question typed without its mark | "What was the trigger (manual vs auto)" | question |
 //!
 //! A sentence with a standing word ("always", "never", "in this repo") is left to the rules
 //! whatever its form: "However, we always squash" is a rule.
@@ -35,7 +37,7 @@ static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
 /// "X is not set correctly", "Y is missing the props …".
 static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b",
+        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b",
     )
 });
 /// "shouldn't be too hard", "should be easy", "shouldn't be an issue".
@@ -47,12 +49,28 @@ static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
 /// The lead of a review tool's or a colleague's comment.
 static REVIEW_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:based on (?:the|this|these|my) (?:pr|changes|diff|code|review|analysis|above)|looking at (?:the|this) (?:code|diff|pr|change)|after reviewing|upon review|on closer inspection|the (?:pr|change|diff|patch) (?:introduces|adds|removes|modifies|changes))\b",
+        r"(?i)^(?:based on (?:the|this|these|my) (?:pr|changes|diff|code|review|analysis|above)|looking at (?:the|this|these|your) (?:code|diffs?|pr|changes?)|after reviewing|upon review|on closer inspection|the (?:pr|change|diff|patch) (?:introduces|adds|removes|modifies|changes))\b",
     )
 });
-/// "Instead of \"Another sessions...\"": a phrase that lost its clause.
-static PHRASE_ONLY: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$"#));
+/// "Instead of \"Another sessions...\"", "Is currently in Preview": a phrase that lost its
+/// clause, or its subject.
+static PHRASE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$|^(?:is|are|was|were)\s+(?:currently|still|now|already|also|probably)\b"#,
+    )
+});
+/// "One approach is to …", "We could use …", "Maybe we …": an option weighed, not chosen.
+static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b",
+    )
+});
+/// "What was the trigger (…)": a question without its mark.
+static BARE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:what|which|who|why|how|where|when) (?:was|is|are|were|do|does|did|should|would|could|can|will)\b",
+    )
+});
 
 /// Why the sentence is of the moment, or `None` when it is left to the rules.
 pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
@@ -63,7 +81,10 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if REVIEW_LEAD.is_match(s) {
         return Some(Dropped::Pasted);
     }
-    if ARGUMENT_STEP.is_match(s) || PHRASE_ONLY.is_match(s) {
+    if BARE_QUESTION.is_match(s) {
+        return Some(Dropped::Question);
+    }
+    if ARGUMENT_STEP.is_match(s) || PHRASE_ONLY.is_match(s) || PROPOSAL.is_match(s) {
         return Some(Dropped::NotDurable);
     }
     if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) {
@@ -99,6 +120,16 @@ mod tests {
             ),
             ("Instead of \"Another sessions...\"", Dropped::NotDurable),
             ("Like it can only go back the active branch", Dropped::NotDurable),
+            ("Is currently in Preview", Dropped::NotDurable),
+            (
+                "One approach is to compare the returned commit hash with the current HEAD",
+                Dropped::NotDurable,
+            ),
+            ("We could use something like entire/<commit>-<hash>", Dropped::NotDurable),
+            ("What was the trigger (manual --generate vs checkpoint auto-summary)", Dropped::Question),
+            ("Manual commit strategy isn't producing transcript line numbers", Dropped::Status),
+            ("Condensation happened, which should have deleted the shadow branch", Dropped::Status),
+            ("Looking at the changes you did, it has a note", Dropped::Pasted),
         ] {
             assert_eq!(of_the_moment(said), Some(why), "{said}");
         }
@@ -112,6 +143,8 @@ mod tests {
             "Instead of npm, use pnpm for everything.",
             "Staging is the environment the QA team uses.",
             "The release notes should be short and link the PR.",
+            "What we ship is what CI built, never a local build.",
+            "You can always use the config in the home folder for renderer tests.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");
         }

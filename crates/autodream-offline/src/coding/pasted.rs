@@ -61,7 +61,17 @@ impl TurnForm {
 /// is an identifier ("parseConfig() returns …", "The `retry_loop` helper is …").
 pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+(?:\p{Ll}+\s+)?)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant))?(?:\s+\w+ly)?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles)\b",
+        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+(?:\p{Ll}+\s+)?)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant))?(?:\s+\w+ly)?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles|applies|treats|appends|stores|loads|writes|emits|includes|retains|returns|resets|passes|prints)\b",
+    )
+    .expect("valid regex")
+});
+/// A review's remark about a piece of code named by what it is: "The inline comment for
+/// AgentLines is misleading", "The function should use the existing GetGitDir() helper",
+/// "The existing test TestX is close but …". (Generic "the code" is left out: "the code
+/// should be formatted with gofmt" is a rule.)
+static CODE_ARTIFACT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?i:the|this|that)\s+(?:\p{Ll}+\s+)?(?i:function|method|comment|docstring|test|handler|helper|variable|field|struct|call|loop|condition|flag|parameter|argument|prefix|log message|error message)(?:\s+`?[\w.()/-]*[A-Z_.(][\w.()/-]*`?)?(?:\s+(?:on|for|in|of|at)\s+(?:lines?\s+)?\S+)?\s+(?:is|are|was|has|does|doesn'?t|isn'?t|should|claims|says|uses|returns|calls|only|never|can|could|will|would|seems|looks|appears|lacks|needs|still|now)\b",
     )
     .expect("valid regex")
 });
@@ -198,6 +208,7 @@ pub fn about_a_symbol(sentence: &str) -> bool {
 pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
     let personal = PERSON.is_match(sentence);
     ((IDENT_SUBJECT.is_match(sentence)
+        || CODE_ARTIFACT_SUBJECT.is_match(sentence)
         || IN_SYMBOL.is_match(sentence)
         || REVIEW_ADVICE.is_match(sentence)
         || DIAGNOSTIC.is_match(sentence))
@@ -225,6 +236,27 @@ pub fn identifier_share(text: &str) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn remarks_about_a_named_piece_of_code_read_as_review() {
+        let typed = TurnForm::default();
+        for remark in [
+            "The inline comment for AgentLines is misleading.",
+            "The function should use the existing GetGitDir() helper instead of duplicating the logic.",
+            "The existing test TestSessionIDConflict_OrphanedBranchIsReset is close but doesn't test the exact scenario.",
+            "The comment on lines 212-213 is outdated.",
+            "LoadEntireSettings applies a default when strategy is empty.",
+        ] {
+            assert!(reads_as_pasted(remark, &typed), "{remark}");
+        }
+        for rule in [
+            "The code should be formatted with gofmt before every commit.",
+            "The test suite runs on every PR.",
+            "The release branch is cut on Mondays.",
+        ] {
+            assert!(!reads_as_pasted(rule, &typed), "{rule}");
+        }
+    }
 
     fn form(raw: &str) -> TurnForm {
         let (prose, dropped) = super::super::said::prose_of(raw);
