@@ -290,3 +290,57 @@ fn every_fact_knows_its_session_time_and_line_through_merges() {
     assert_eq!(from, [("p1", 1), ("p2", 2)]);
     assert_eq!(f.sources[0].at, "2026-05-04T09:00:00Z");
 }
+
+/// A resumed session's file starts with a copy of the turns it continues: the copies are the
+/// same statements, not more evidence, so memory is the same as from the original alone, and
+/// a plan's check commands become one line that grows with each plan.
+#[test]
+fn copied_turns_are_no_evidence_and_plans_give_one_verification_line() {
+    let long = "as far as I can remember I completed all those steps, the deploy went out yesterday and the logs looked fine to me.\n\nyou can check everything on the server yourself. and can you drive for me? if error is type of cli.SilentError, do not print anything.\n\nif we use a private key derived from the public key, this could be a way to grant someone access to a folder. the uploader keeps its retry state in a small sqlite file next to the binary.";
+    let turns: &[&str] = &[
+        long,
+        "Use pnpm for everything in this repo, never npm.",
+        "the staging dashboard is deployed here: https://grafana.example.com/d/staging",
+    ];
+    let alone = tempfile::tempdir().unwrap();
+    dream(alone.path(), &[session("a", "2026-03-02T10:00:00Z", turns)], "2026-03-05T00:00:00Z");
+    let copied = tempfile::tempdir().unwrap();
+    let resumed: Vec<&str> = turns.iter().copied().chain(["thanks, that's all"]).collect();
+    dream(
+        copied.path(),
+        &[session("a", "2026-03-02T10:00:00Z", turns), session("b", "2026-03-02T10:00:00Z", &resumed)],
+        "2026-03-05T00:00:00Z",
+    );
+    assert_eq!(fact_lines(copied.path()), fact_lines(alone.path()));
+    // What is held back was heard in one session, not two.
+    let (record, _) = provenance::Provenance::load(copied.path());
+    assert!(!record.candidates.is_empty(), "a candidate is held back: {:?}", fact_lines(copied.path()));
+    for c in record.candidates.values() {
+        assert_eq!(c.sessions, vec!["a".to_string()], "{}", c.text);
+    }
+
+    let plan = |checks: &str| {
+        format!(
+            "Implement the following plan:\n\n# Plan: x\n\n## Context\n\nRun `pnpm build`.\n\n## Verification\n\n{checks}\n"
+        )
+    };
+    let memory = tempfile::tempdir().unwrap();
+    dream(
+        memory.path(),
+        &[
+            session("p1", "2026-03-02T10:00:00Z", &[&plan("1. `pnpm test` - passes\n2. `pnpm lint`")]),
+            session(
+                "p2",
+                "2026-03-03T10:00:00Z",
+                &[&plan("- `pnpm test`\n- `pnpm typecheck`\n- `mkdir /tmp/x`")],
+            ),
+        ],
+        "2026-03-05T00:00:00Z",
+    );
+    let lines = current_holding(memory.path(), &["Verify changes with"]);
+    assert_eq!(
+        lines,
+        vec!["- Verify changes with `pnpm test`, `pnpm lint`, `pnpm typecheck` (2026-03-02).".to_string()]
+    );
+    assert!(current_holding(memory.path(), &["pnpm build"]).is_empty());
+}

@@ -146,12 +146,13 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let heard = said::hear(ctx.sessions, ctx.log_entries, ctx.now, tz);
     ctx.progress.turn(
         &format!(
-            "Heard {} sentences in {} user turns of {} sessions and {} log entries ({} pasted lines left out)",
+            "Heard {} sentences in {} user turns of {} sessions and {} log entries ({} pasted lines left out, {} turns left out as copies another session holds)",
             heard.sentences.len(),
             heard.user_turns,
             heard.sessions,
             heard.log_entries,
-            heard.pasted_lines
+            heard.pasted_lines,
+            heard.copied_turns
         ),
         0,
         &[],

@@ -11,6 +11,8 @@
 //! rest of a meta entry is not. Daily-log notes (`autodream log`, the agent's deliberate
 //! notes) are statements too.
 
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
 
 use jiff::Timestamp;
@@ -59,6 +61,14 @@ pub struct Heard {
     pub log_entries: usize,
     /// Lines dropped as pasted content (code, logs, traces, quoted text).
     pub pasted_lines: usize,
+    /// User turns left out as copies of a turn another session already holds.
+    pub copied_turns: usize,
+}
+
+fn text_hash(text: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 /// A block the client wraps around injected text: `<system-reminder>…</system-reminder>`.
@@ -215,10 +225,19 @@ fn local_date(at: Timestamp, tz: &TimeZone) -> Date {
 /// the daily-log entries, split into sentences, oldest first.
 pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp, tz: &TimeZone) -> Heard {
     let mut heard = Heard::default();
+    // A resumed or forked session starts with a copy of the history it continues: the same
+    // turn, at the same instant, in another file. It was said once, and counts once.
+    let mut seen: HashSet<(Timestamp, u64)> = HashSet::new();
     for session in sessions {
         let mut any = false;
         for turn in &session.turns {
             if turn.role != Role::User {
+                continue;
+            }
+            if let Some(at) = turn.time
+                && !seen.insert((at, text_hash(&turn.text)))
+            {
+                heard.copied_turns += 1;
                 continue;
             }
             let raw: String = match turn.kind {
