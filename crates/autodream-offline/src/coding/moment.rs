@@ -31,13 +31,20 @@ fn re(pattern: &str) -> Regex {
 /// "However, …", "This means …", "In that case …": the sentence answers the one before.
 static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when))\b",
+        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe))\b",
     )
 });
 /// "X is not set correctly", "Y is missing the props …".
 static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b",
+    )
+});
+/// "We are still mid-session debugging", "I just closed this session", "There is a PR review
+/// comment": the state of the work.
+static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b",
     )
 });
 /// "shouldn't be too hard", "should be easy", "shouldn't be an issue".
@@ -50,6 +57,13 @@ static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
 static REVIEW_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^(?:based on (?:the|this|these|my) (?:pr|changes|diff|code|review|analysis|above)|looking at (?:the|this|these|your) (?:code|diffs?|pr|changes?)|after reviewing|upon review|on closer inspection|the (?:pr|change|diff|patch) (?:introduces|adds|removes|modifies|changes))\b",
+    )
+});
+/// "To reduce the risk …, consider removing these fields": a review tool's advice, wherever it
+/// stands in the sentence; "If repo.Config() returns …, this can panic": its explanation.
+static REVIEW_ADVICE_ANYWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bconsider (?:\w+ing)\b|^(?:if|when)\s+(?:`[^`]+`|[\w.]+\(\))\s+(?:returns|is|fails|panics|throws|gets|has)\b",
     )
 });
 /// "Instead of \"Another sessions...\"", "Is currently in Preview": a phrase that lost its
@@ -87,7 +101,10 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if ARGUMENT_STEP.is_match(s) || PHRASE_ONLY.is_match(s) || PROPOSAL.is_match(s) {
         return Some(Dropped::NotDurable);
     }
-    if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) {
+    if REVIEW_ADVICE_ANYWHERE.is_match(s) {
+        return Some(Dropped::Pasted);
+    }
+    if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) || WORK_STATE.is_match(s) {
         return Some(Dropped::Status);
     }
     None
@@ -130,6 +147,21 @@ mod tests {
             ("Manual commit strategy isn't producing transcript line numbers", Dropped::Status),
             ("Condensation happened, which should have deleted the shadow branch", Dropped::Status),
             ("Looking at the changes you did, it has a note", Dropped::Pasted),
+            ("We are still mid-session debugging", Dropped::Status),
+            ("There is a REVIEW.md and I just closed this session", Dropped::Status),
+            ("There is a PR review comment", Dropped::Status),
+            ("Or \"(Does not exist yet)\" or \"(is the same)\"", Dropped::NotDurable),
+            ("In theory the commits we look at should have nearly the same date", Dropped::NotDurable),
+            ("I don't think the reviewer would have been making commits", Dropped::NotDurable),
+            (
+                "Looking at GetSessionLog in manual_commit_logs it's currently has a parameter",
+                Dropped::NotDurable,
+            ),
+            (
+                "To reduce the risk of exposing the key, consider removing these fields from the payload",
+                Dropped::Pasted,
+            ),
+            ("If repo.Config() returns a config without an initialized Raw, this can panic", Dropped::Pasted),
         ] {
             assert_eq!(of_the_moment(said), Some(why), "{said}");
         }
@@ -144,6 +176,8 @@ mod tests {
             "Staging is the environment the QA team uses.",
             "The release notes should be short and link the PR.",
             "What we ship is what CI built, never a local build.",
+            "There is a staging server at staging.example.com that QA uses.",
+            "Orders go through the billing service, not the API.",
             "You can always use the config in the home folder for renderer tests.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");

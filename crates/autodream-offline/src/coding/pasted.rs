@@ -71,7 +71,7 @@ pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 /// should be formatted with gofmt" is a rule.)
 static CODE_ARTIFACT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?i:the|this|that)\s+(?:\p{Ll}+\s+)?(?i:function|method|comment|docstring|test|handler|helper|variable|field|struct|call|loop|condition|flag|parameter|argument|prefix|log message|error message)(?:\s+`?[\w.()/-]*[A-Z_.(][\w.()/-]*`?)?(?:\s+(?:on|for|in|of|at)\s+(?:lines?\s+)?\S+)?\s+(?:is|are|was|has|does|doesn'?t|isn'?t|should|claims|says|uses|returns|calls|only|never|can|could|will|would|seems|looks|appears|lacks|needs|still|now)\b",
+        r"^(?i:the|this|that)\s+(?:[\w.-]+\s+)?(?i:function|method|comment|docstring|test|handler|helper|variable|field|struct|call|loop|condition|flag|parameter|argument|prefix|log message|error message)(?:\s+`?[\w.()/-]*[A-Z_.(][\w.()/-]*`?)?(?:\s+(?:on|for|in|of|at)\s+(?:lines?\s+)?\S+)?\s+(?:is|are|was|has|does|doesn'?t|isn'?t|should|claims|says|uses|returns|calls|only|never|can|could|will|would|seems|looks|appears|lacks|needs|still|now)\b",
     )
     .expect("valid regex")
 });
@@ -245,6 +245,7 @@ mod tests {
             "The function should use the existing GetGitDir() helper instead of duplicating the logic.",
             "The existing test TestSessionIDConflict_OrphanedBranchIsReset is close but doesn't test the exact scenario.",
             "The comment on lines 212-213 is outdated.",
+            "The testenv.go comment claims the env var bypasses agent installation checks.",
             "LoadEntireSettings applies a default when strategy is empty.",
         ] {
             assert!(reads_as_pasted(remark, &typed), "{remark}");
