@@ -9,9 +9,10 @@
 //! | a step in an argument | "However, accumulatedUserAdded includes edits to ALL files", "This means …", "Like it can only …" | not durable |
 //! | a bug report | "The author of the checkpoint commits is not set correctly" | status |
 //! | an estimate | "The conflict resolution shouldn't be too hard" | status |
-//! | review text, by its lead | "Based on the PR changes and the function rename, …" | pasted |
+//! | review text, by its lead or its advice | "Based on the PR changes and the function rename, …", "…, consider removing these fields" | pasted |
+//! | the state of the work | "We are still mid-session debugging", "There is a PR review comment" | status |
 //! | a phrase without its clause | "Instead of \"Another sessions...\"", "Is currently in Preview" | not durable |
-//! | a proposal weighed | "One approach is to compare …", "We could use something like …" | not durable |
+//! | a proposal weighed | "One approach is to compare …", "We could use something like …", "It would be good to …" | not durable |
 //! | a question typed without its mark | "What was the trigger (manual vs auto)" | question |
 //!
 //! A sentence with a standing word ("always", "never", "in this repo") is left to the rules
@@ -31,7 +32,7 @@ fn re(pattern: &str) -> Regex {
 /// "However, …", "This means …", "In that case …": the sentence answers the one before.
 static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe))\b",
+        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe))\b",
     )
 });
 /// "X is not set correctly", "Y is missing the props …".
@@ -44,7 +45,7 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// comment": the state of the work.
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b",
+        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b",
     )
 });
 /// "shouldn't be too hard", "should be easy", "shouldn't be an issue".
@@ -63,7 +64,7 @@ static REVIEW_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// stands in the sentence; "If repo.Config() returns …, this can panic": its explanation.
 static REVIEW_ADVICE_ANYWHERE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bconsider (?:\w+ing)\b|^(?:if|when)\s+(?:`[^`]+`|[\w.]+\(\))\s+(?:returns|is|fails|panics|throws|gets|has)\b",
+        r"(?i)\bconsider (?:\w+ing)\b|\((?:e\.g\.|i\.e\.),? [^)]{10,}\)[^.]{20,}|^(?:if|when)\s+(?:`[^`]+`|[\w.]+\(\))\s+(?:returns|is|fails|panics|throws|gets|has)\b",
     )
 });
 /// "Instead of \"Another sessions...\"", "Is currently in Preview": a phrase that lost its
@@ -76,7 +77,7 @@ static PHRASE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
 /// "One approach is to …", "We could use …", "Maybe we …": an option weighed, not chosen.
 static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b",
+        r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b|^it would be (?:good|nice|great|better|cool) to\b|^(?:we )?need (?:a|an|to have a) (?:little |quick |small |more robust )?(?:patch|fix|solution|way|workaround)\b|^we need to have a\b",
     )
 });
 /// "What was the trigger (…)": a question without its mark.
@@ -148,6 +149,15 @@ mod tests {
             ("Condensation happened, which should have deleted the shadow branch", Dropped::Status),
             ("Looking at the changes you did, it has a note", Dropped::Pasted),
             ("We are still mid-session debugging", Dropped::Status),
+            ("We do have conflicts with main", Dropped::Status),
+            ("Which doesn't fully reflect that", Dropped::NotDurable),
+            (
+                "While this is still ok this will add friction the more agents the CLI support",
+                Dropped::NotDurable,
+            ),
+            ("It would be good to note the load, but not bring all the contents in", Dropped::NotDurable),
+            ("Need a little patch for `entire explain` that prints the help text", Dropped::NotDurable),
+            ("We need to have a more robust solution to ensure it's addressed", Dropped::NotDurable),
             ("There is a REVIEW.md and I just closed this session", Dropped::Status),
             ("There is a PR review comment", Dropped::Status),
             ("Or \"(Does not exist yet)\" or \"(is the same)\"", Dropped::NotDurable),
@@ -162,6 +172,10 @@ mod tests {
                 Dropped::Pasted,
             ),
             ("If repo.Config() returns a config without an initialized Raw, this can panic", Dropped::Pasted),
+            (
+                "These should be redirected to a discard sink (e.g., an opened handle to /dev/null) rather than left as nil when detached",
+                Dropped::Pasted,
+            ),
         ] {
             assert_eq!(of_the_moment(said), Some(why), "{said}");
         }
