@@ -401,6 +401,11 @@ mod tests {
     fn versions_and_ports_replace_their_older_number() {
         assert!(supersedes("We upgraded to Java 21 across the monolith.", "We're on Java 17."));
         assert!(!supersedes("We upgraded to Java 21 across the monolith.", "Go 1.23 is the floor."));
+        // The project's spelling is one value: US English after British spelling.
+        assert!(supersedes(
+            "Based on feedback we are changing the language from summarise to summarize - let's make sure we're using US English everywhere please.",
+            "Use the british spelling."
+        ));
         // The preposition after "instead of" is not the value replaced.
         assert!(!supersedes(
             "Add a README into the e2e dir instead of in the global README.",
