@@ -32,7 +32,7 @@ fn re(pattern: &str) -> Regex {
 /// "However, …", "This means …", "In that case …": the sentence answers the one before.
 static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe))\b",
+        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|i (?:get|understand|see|know|realise|realize) that|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe))\b",
     )
 });
 /// "X is not set correctly", "Y is missing the props …".
@@ -48,6 +48,8 @@ static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b",
     )
 });
+/// "…, which is obviously different if …": an explanation argued to the agent.
+static ARGUED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:which|that|this|it) is obviously\b"));
 /// "shouldn't be too hard", "should be easy", "shouldn't be an issue".
 static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -64,7 +66,7 @@ static REVIEW_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// stands in the sentence; "If repo.Config() returns …, this can panic": its explanation.
 static REVIEW_ADVICE_ANYWHERE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bconsider (?:\w+ing)\b|\((?:e\.g\.|i\.e\.),? [^)]{10,}\)[^.]{20,}|^(?:if|when)\s+(?:`[^`]+`|[\w.]+\(\))\s+(?:returns|is|fails|panics|throws|gets|has)\b",
+        r"(?i)\bconsider (?:\w+ing)\b|^if (?:a|the|an) (?:user|developer|caller|client|contributor)\b.*?, (?:causing|resulting in|leading to)\b|\((?:e\.g\.|i\.e\.),? [^)]{10,}\)[^.]{20,}|^(?:if|when)\s+(?:`[^`]+`|[\w.]+\(\))\s+(?:returns|is|fails|panics|throws|gets|has)\b",
     )
 });
 /// "Instead of \"Another sessions...\"", "Is currently in Preview": a phrase that lost its
@@ -99,7 +101,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if BARE_QUESTION.is_match(s) {
         return Some(Dropped::Question);
     }
-    if ARGUMENT_STEP.is_match(s) || PHRASE_ONLY.is_match(s) || PROPOSAL.is_match(s) {
+    if ARGUMENT_STEP.is_match(s) || PHRASE_ONLY.is_match(s) || PROPOSAL.is_match(s) || ARGUED.is_match(s) {
         return Some(Dropped::NotDurable);
     }
     if REVIEW_ADVICE_ANYWHERE.is_match(s) {
@@ -149,6 +151,18 @@ mod tests {
             ("Condensation happened, which should have deleted the shadow branch", Dropped::Status),
             ("Looking at the changes you did, it has a note", Dropped::Pasted),
             ("We are still mid-session debugging", Dropped::Status),
+            (
+                "I get that our biggest issue is IPNS flakiness, and feel that since we see conflicts",
+                Dropped::NotDurable,
+            ),
+            (
+                "If a developer follows the instructions and copies this file to .env, dev mode activates, causing hooks to run twice",
+                Dropped::Pasted,
+            ),
+            (
+                "The step is calculated based on the length of the segment, which is obviously different for 5 cells",
+                Dropped::NotDurable,
+            ),
             ("We do have conflicts with main", Dropped::Status),
             ("Which doesn't fully reflect that", Dropped::NotDurable),
             (
