@@ -73,7 +73,7 @@ static REVIEW_ADVICE_ANYWHERE: LazyLock<Regex> = LazyLock::new(|| {
 /// clause, or its subject.
 static PHRASE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$|^(?:is|are|was|were)\s+(?:currently|still|now|already|also|probably)\b"#,
+        r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$|^(?:is|are|was|were)\s+(?:currently|still|now|already|also|probably)\b|^(?:since|because|although|though|whereas|unless|to \w+)\b[^,;]*$"#,
     )
 });
 /// "One approach is to …", "We could use …", "Maybe we …": an option weighed, not chosen.
@@ -101,7 +101,14 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if BARE_QUESTION.is_match(s) {
         return Some(Dropped::Question);
     }
-    if ARGUMENT_STEP.is_match(s) || PHRASE_ONLY.is_match(s) || PROPOSAL.is_match(s) || ARGUED.is_match(s) {
+    // An aside in parentheses is no clause of its own: "Since X (A, B, etc.)" is one phrase.
+    static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\([^()]*\)"));
+    let bare = ASIDE.replace_all(s, "");
+    if ARGUMENT_STEP.is_match(s)
+        || PHRASE_ONLY.is_match(bare.trim())
+        || PROPOSAL.is_match(s)
+        || ARGUED.is_match(s)
+    {
         return Some(Dropped::NotDurable);
     }
     if REVIEW_ADVICE_ANYWHERE.is_match(s) {
@@ -141,6 +148,11 @@ mod tests {
             ("Instead of \"Another sessions...\"", Dropped::NotDurable),
             ("Like it can only go back the active branch", Dropped::NotDurable),
             ("Is currently in Preview", Dropped::NotDurable),
+            (
+                "Since .env files are commonly used by other tools (Docker Compose, Rails, etc.)",
+                Dropped::NotDurable,
+            ),
+            ("To make the notice easier to dismiss", Dropped::NotDurable),
             (
                 "One approach is to compare the returned commit hash with the current HEAD",
                 Dropped::NotDurable,
@@ -206,6 +218,7 @@ mod tests {
             "What we ship is what CI built, never a local build.",
             "There is a staging server at staging.example.com that QA uses.",
             "Orders go through the billing service, not the API.",
+            "To run the e2e suite, use `make e2e` with the staging token loaded.",
             "You can always use the config in the home folder for renderer tests.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");
