@@ -23,26 +23,8 @@ pub use super::secrets::{holds_secret, looks_random};
 use crate::text::is_cjk;
 
 use super::kinds::STRONG_STANDING;
-pub use super::kinds::{Kind, UPDATE, is_rule};
-
-/// Why a sentence was not kept (counted in the dream's summary).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Dropped {
-    /// Too short to stand alone, or nothing but chatter.
-    Chatter,
-    /// A question.
-    Question,
-    /// An order for the task at hand.
-    Request,
-    /// A report of a failure, or the state of the moment.
-    Status,
-    /// It holds a secret or personal data.
-    Secret,
-    /// Nothing in it a later session could use.
-    NotDurable,
-    /// Review or explanation text the user pasted, not their own words.
-    Pasted,
-}
+pub use super::kinds::{Dropped, Kind, UPDATE, is_rule, word_count};
+use super::orders::{IMPERATIVE, STANDING_IMPERATIVE};
 
 /// A sentence judged worth keeping.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,18 +98,6 @@ static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static QUESTION_END_ZH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:吗|呢|么|吧)[。！!]?$"));
 
-/// An order for the task at hand opens with its verb.
-pub(super) static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |first |next,? |either |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note|validate|evaluate|assess|audit|research|explore|brainstorm)\b|^let'?s\s+\w|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
-    )
-});
-/// Orders that set a standing way of working ("Use yarn, not npm", "Prefer …", "Avoid …").
-pub(super) static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:please |pls |and |also )*(?:use|prefer|avoid|stick (?:to|with)|keep using|never|always|don'?t|do not|no more)\b",
-    )
-});
 /// Words that make a sentence a standing rule.
 static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -135,25 +105,6 @@ static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Does the fact tell the agent how to work ("Use the british spelling", "Specs should …")?
-/// "… this never happens again": about an incident, not a rule.
-static INCIDENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b",
-    )
-});
-/// A way of working put in a sequence of steps ("Now use …", "Then prefer …").
-static SEQUENCED: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:now|then|next|afterwards|after that),?\s+(?:use|prefer|avoid|stick (?:to|with)|keep using)\b",
-    )
-});
-/// A verb taking a question for its object: "Investigate how we can …", "Check whether …".
-static WH_ORDER: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^[a-z]{4,} (?:how|whether|why|if) (?:we|you|to|it|this|that|the|i)\b"));
-/// What points at the task of the moment: "this", "that", an issue or PR link.
-static POINTS_AT_TASK: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:this|that)\b|https?://\S+/(?:issues|pull|pulls)/\d+"));
-
 /// The index leads with those: they apply to every session.
 pub fn prescribes(text: &str) -> bool {
     STANDING_IMPERATIVE.is_match(text) || STANDING.is_match(text)
@@ -218,13 +169,6 @@ static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:is|are|was|were|lives?|runs?|listens?|serves?|uses?|goes|go|stays?|has|have|called|named|hosted|stored|kept|points?|holds?|sits?|comes? from|belongs?|means|requires?|needs?|owns?|handles|reviews|approves|manage|live|wrote|exists?)\b|是|在|用|叫|走|归|存|放|跑在|地址|端口|锁在",
     )
 });
-/// Words in a sentence, CJK counted two characters to a word.
-pub(super) fn word_count(text: &str) -> usize {
-    let latin =
-        text.split_whitespace().filter(|w| w.chars().any(|c| c.is_alphanumeric() && !is_cjk(c))).count();
-    let cjk = text.chars().filter(|&c| is_cjk(c)).count();
-    latin + cjk.div_ceil(2)
-}
 
 /// The sentence without its discourse lead-in, and whether that lead-in was a correction.
 pub fn without_lead(sentence: &str) -> (String, bool) {
@@ -580,12 +524,9 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     });
     let body = PLACE_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
     // "… and ensure this never repeats again": the incident's "never" makes no rule.
-    let standing_words = INCIDENT.replace_all(trimmed, "");
+    let standing_words = super::orders::without_incident(trimmed);
     let ordered = IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
-        // "Now use the writing skill on this document": a way of working is not sequenced.
-        || SEQUENCED.is_match(body)
-        // "Investigate how we can solve this: <issue>", whatever the verb's spelling.
-        || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body);
+        || super::orders::is_order_form(body);
     if ordered && !STRONG_STANDING.is_match(&standing_words) {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::text::is_cjk;
+
 pub(super) fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("a valid built-in pattern")
 }
@@ -90,4 +92,31 @@ pub fn clauses(text: &str) -> Vec<&str> {
         out.push(piece);
     }
     out
+}
+
+/// Why a sentence was not kept (counted in the dream's summary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dropped {
+    /// Too short to stand alone, or nothing but chatter.
+    Chatter,
+    /// A question.
+    Question,
+    /// An order for the task at hand.
+    Request,
+    /// A report of a failure, or the state of the moment.
+    Status,
+    /// It holds a secret or personal data.
+    Secret,
+    /// Nothing in it a later session could use.
+    NotDurable,
+    /// Review or explanation text the user pasted, not their own words.
+    Pasted,
+}
+
+/// Words in a sentence, CJK counted two characters to a word.
+pub fn word_count(text: &str) -> usize {
+    let latin =
+        text.split_whitespace().filter(|w| w.chars().any(|c| c.is_alphanumeric() && !is_cjk(c))).count();
+    let cjk = text.chars().filter(|&c| is_cjk(c)).count();
+    latin + cjk.div_ceil(2)
 }

@@ -25,6 +25,7 @@ pub mod forget;
 pub mod kinds;
 pub mod memo;
 pub mod moment;
+pub mod orders;
 pub mod pasted;
 pub mod plans;
 pub mod provenance;

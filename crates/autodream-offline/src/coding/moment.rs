@@ -22,8 +22,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::durable::Dropped;
-use super::kinds::STRONG_STANDING;
+use super::kinds::{Dropped, STRONG_STANDING};
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("valid regex")

@@ -6,7 +6,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::durable::{IMPERATIVE, STANDING_IMPERATIVE, word_count};
+use super::kinds::word_count;
+use super::orders::{IMPERATIVE, STANDING_IMPERATIVE};
 use crate::text::is_cjk;
 
 fn re(pattern: &str) -> Regex {

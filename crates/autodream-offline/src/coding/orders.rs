@@ -1,0 +1,74 @@
+//! Orders: a sentence that opens with its verb (the task at hand) or with a standing verb
+//! ("use", "prefer", "never": a way of working), the forms an order takes besides, and the
+//! "never" of an incident, which is no rule. [`super::durable`] and [`super::tails`] read them.
+//!
+//! | class | example |
+//! |---|---|
+//! | a way of working put in a sequence of steps | "Now use the writing clearly skill on this document" |
+//! | a verb (however spelt) taking a question about the task | "Ibvestiaget how we can solve this: <issue link>" |
+//! | an incident's "never" | "… and make sure this never repeats again" |
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("valid regex")
+}
+
+/// An order for the task at hand opens with its verb.
+pub static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |first |next,? |either |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note|validate|evaluate|assess|audit|research|explore|brainstorm)\b|^let'?s\s+\w|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
+    )
+});
+/// Orders that set a standing way of working ("Use yarn, not npm", "Prefer …", "Avoid …").
+pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please |pls |and |also )*(?:use|prefer|avoid|stick (?:to|with)|keep using|never|always|don'?t|do not|no more)\b",
+    )
+});
+/// "… this never happens again": about an incident, not a rule.
+static INCIDENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b",
+    )
+});
+/// A way of working put in a sequence of steps ("Now use …", "Then prefer …").
+static SEQUENCED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:now|then|next|afterwards|after that),?\s+(?:use|prefer|avoid|stick (?:to|with)|keep using)\b",
+    )
+});
+/// A verb taking a question for its object: "Investigate how we can …", "Check whether …".
+static WH_ORDER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^[a-z]{4,} (?:how|whether|why|if) (?:we|you|to|it|this|that|the|i)\b"));
+/// What points at the task of the moment: "this", "that", an issue or PR link.
+static POINTS_AT_TASK: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:this|that)\b|https?://\S+/(?:issues|pull|pulls)/\d+"));
+
+/// Is the sentence an order in one of these forms?
+pub fn is_order_form(body: &str) -> bool {
+    SEQUENCED.is_match(body) || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body)
+}
+
+/// The sentence without an incident's "never", for the test of a standing rule.
+pub fn without_incident(text: &str) -> Cow<'_, str> {
+    INCIDENT.replace_all(text, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_in_other_forms_and_the_incident_never() {
+        assert!(is_order_form("Now use the writing clearly skills on this document."));
+        assert!(is_order_form("Ibvestiaget how we can solve this: https://github.com/acme/app/issues/5992"));
+        assert!(!is_order_form("Use the writing clearly skill for public text."));
+        assert!(!is_order_form("Releases happen whether we like it or not."));
+        assert_eq!(without_incident("ensure this never repeats again"), "ensure ");
+        assert_eq!(without_incident("never push to main"), "never push to main");
+    }
+}
