@@ -164,7 +164,7 @@ fn is_check_command(command: &str) -> bool {
         || command.split_whitespace().any(|t| t.starts_with('/'))
         // A test of one package or file (`go test ./cmd/x/ -v`) is a step of this plan; the
         // whole tree (`go test ./...`) is the project's check.
-        || command.split_whitespace().skip(1).any(|t| t.contains('/') && t != "./...")
+        || run.split_whitespace().skip(1).any(|t| t.contains('/') && t != "./...")
     {
         return false;
     }
@@ -183,14 +183,14 @@ fn is_check_command(command: &str) -> bool {
 mod tests {
     use super::*;
 
-    const PLAN: &str = "Implement the following plan:\n\n# Plan: Tree view\n\n## Context\n\nRun `bun run build` once the tree lands.\n\n## Verification\n\n1. `bun run test` - All existing tests pass\n1. `go test ./cmd/entire/cli/versioncheck/ -v -count=1`\n2. `bun run lint` - No lint errors\n3. `cd frontend && bun run css:build` - CSS rebuilds\n4. Manual test: `mkdir /tmp/x && cd /tmp/x && git init`, then `entire enable` should warn\n\n```bash\nmise run fmt && mise run lint && mise run test:ci\n```\n\n## Notes\n\n`bun run typecheck` is slow.\n";
+    const PLAN: &str = "Implement the following plan:\n\n# Plan: Tree view\n\n## Context\n\nRun `bun run build` once the tree lands.\n\n## Verification\n\n1. `bun run test` - All existing tests pass\n1. `go test ./cmd/entire/cli/versioncheck/ -v -count=1`\n2. `bun run lint` - No lint errors\n3. `cd frontend && bun run css:build` - CSS rebuilds\n3. `cd packages/web && npm test`\n4. Manual test: `mkdir /tmp/x && cd /tmp/x && git init`, then `entire enable` should warn\n\n```bash\nmise run fmt && mise run lint && mise run test:ci\n```\n\n## Notes\n\n`bun run typecheck` is slow.\n";
 
     #[test]
     fn the_verification_section_gives_the_check_commands() {
         assert_eq!(
             verification(PLAN).as_deref(),
             Some(
-                "Verify changes with `bun run test`, `bun run lint`, `cd frontend && bun run css:build`, `mise run fmt`, `mise run lint`, `mise run test:ci`."
+                "Verify changes with `bun run test`, `bun run lint`, `cd frontend && bun run css:build`, `cd packages/web && npm test`, `mise run fmt`, `mise run lint`, `mise run test:ci`."
             )
         );
     }
