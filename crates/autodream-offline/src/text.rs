@@ -138,6 +138,11 @@ pub(crate) fn load_list(text: &'static str) -> HashSet<&'static str> {
     text.lines().filter(|l| !l.trim_start().starts_with('#')).flat_map(str::split_whitespace).collect()
 }
 
+/// A pattern the engine was built with: a bad one is a bug, caught by any test that runs it.
+pub fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("valid regex")
+}
+
 static FUNCTION: LazyLock<HashSet<&'static str>> =
     LazyLock::new(|| load_list(include_str!("words/function.txt")));
 

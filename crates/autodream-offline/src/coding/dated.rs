@@ -17,12 +17,10 @@ use std::sync::LazyLock;
 use jiff::civil::Date;
 use regex::Regex;
 
+use crate::text::re;
+
 use crate::dates;
 use crate::text::is_cjk;
-
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
 
 /// Events that happen on a day and matter beyond it: releases and launches, freezes,
 /// reviews and audits, demos and talks, trials and pilots, upgrades and cut-overs.

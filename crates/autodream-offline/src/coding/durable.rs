@@ -17,6 +17,8 @@ use std::sync::LazyLock;
 use jiff::civil::Date;
 use regex::Regex;
 
+use crate::text::re;
+
 use crate::dates;
 
 pub use super::secrets::{holds_secret, looks_random};
@@ -45,10 +47,6 @@ pub enum Verdict {
     /// Dropped; an order is remembered so that a kept sentence referring back to it can
     /// take it along.
     Drop(Dropped),
-}
-
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
 }
 
 /// Words that open a sentence without adding to it.

@@ -7,11 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::text::is_cjk;
-
-pub(super) fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("a valid built-in pattern")
-}
+use crate::text::{is_cjk, re};
 
 /// What kind of memory a kept sentence is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

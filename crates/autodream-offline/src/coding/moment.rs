@@ -22,11 +22,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::kinds::{Dropped, STRONG_STANDING};
+use crate::text::re;
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
+use super::kinds::{Dropped, STRONG_STANDING};
 
 /// "However, …", "This means …", "In that case …": the sentence answers the one before.
 static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {

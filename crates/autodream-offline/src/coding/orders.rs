@@ -13,9 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
+use crate::text::re;
 
 /// An order for the task at hand opens with its verb.
 pub static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {

@@ -13,9 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
+use crate::text::re;
 
 /// What kind of reaction a sentence is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

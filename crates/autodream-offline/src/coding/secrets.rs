@@ -10,9 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
+use crate::text::re;
 
 /// A secret word near a value that looks random.
 static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {

@@ -21,11 +21,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::kinds::Kind;
+use crate::text::re;
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
+use super::kinds::Kind;
 
 /// "I think it's better not to …", "I think its best to …".
 static BETTER: LazyLock<Regex> = LazyLock::new(|| {

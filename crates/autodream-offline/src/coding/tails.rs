@@ -6,13 +6,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::text::re;
+
 use super::kinds::word_count;
 use super::orders::{IMPERATIVE, STANDING_IMPERATIVE};
 use crate::text::is_cjk;
-
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
 
 /// A request tacked onto the end of a statement ("…，你先读一下", "…, can you check?",
 /// "…, so we need to do an analysis of …"), or a doubt ("…, but maybe there is …"): the

@@ -12,12 +12,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::text::re;
+
 use super::kinds::UPDATE;
 use crate::text::is_cjk;
-
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("valid regex")
-}
 
 static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom\s+((?:\S+\s+){0,6}?\S+)\s+to\s+\S"));
 static OFF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:off(?: of)?|away from)\s+(\S+)"));
