@@ -82,10 +82,25 @@ static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
 static PRONOUN_SUBJECT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
 
+/// A clause of reason or manner after the main one: "…, as we handle that", "because we do
+/// that elsewhere".
+static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:as|because|since|given that|so that|while) (?:we|you|they|i|it|the \w+)\b")
+        .expect("valid regex")
+});
+
 /// Does the sentence point back at something it does not name itself ("The CLI should handle
-/// that automatically")? Alone, such a sentence is a hole.
+/// that automatically")? Alone, such a sentence is a hole. A pointer in a clause of reason
+/// after a whole main clause ("In cloud mode we should not offer the agent choice as we handle
+/// that") stands for what that main clause names.
 pub(crate) fn has_hole(text: &str) -> bool {
-    CONTINUES.find(text).is_some_and(|m| !ANCHOR.is_match(&text[..m.start()]))
+    CONTINUES.find(text).is_some_and(|m| {
+        let before = &text[..m.start()];
+        let reasoned = SUBORDINATE
+            .find_iter(before)
+            .any(|s| kinds::word_count(&before[..s.start()]) >= 8);
+        !ANCHOR.is_match(before) && !reasoned
+    })
 }
 
 /// "This should …", "That means …": a subject that points at the moment.
@@ -524,4 +539,26 @@ fn bound_size(memos: &mut Vec<Memo>, max_bytes: usize) -> Vec<Memo> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
+        for hole in [
+            "The entire tool should handle that automatically",
+            "Don't run migrations against it",
+            "We should not do that, as we handle that",
+        ] {
+            assert!(has_hole(hole), "{hole}");
+        }
+        for whole in [
+            "In cloud mode we should not display in the remediation module the possibility to choose the running cli agent as we handle that.",
+            "The nightly export writes to `archive/`, never touch it",
+        ] {
+            assert!(!has_hole(whole), "{whole}");
+        }
+    }
 }

@@ -11,6 +11,7 @@
 //! | an estimate | "The conflict resolution shouldn't be too hard" | status |
 //! | review text, by its lead or its advice | "Based on the PR changes and the function rename, …", "…, consider removing these fields" | pasted |
 //! | the state of the work | "We are still mid-session debugging", "There is a PR review comment" | status |
+//! | a walk through the code | "In setup.go we now call strategy.OpenRepository()" | status |
 //! | a phrase without its clause | "Instead of \"Another sessions...\"", "Is currently in Preview" | not durable |
 //! | a proposal weighed | "One approach is to compare …", "We could use something like …", "It would be good to …" | not durable |
 //! | a question typed without its mark | "What was the trigger (manual vs auto)" | question |
@@ -43,6 +44,13 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b",
+    )
+});
+/// "In setup.go we now call strategy.OpenRepository()": what a source file does today, read
+/// out of the code (the code says it better, and it changes with the next commit).
+static CODE_WALK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^in (?:the )?`?[\w./-]+\.(?:go|rs|py|ts|tsx|js|jsx|mjs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|scala|vue|svelte)`?(?: file)?,? (?:we|it|the code|this) (?:now |currently |already |still |then |also |just )?(?:call|calls|use|uses|return|returns|set|sets|pass|passes|create|creates|check|checks|read|reads|write|writes|open|opens|close|closes|handle|handles|do|does|have|has|import|imports|load|loads|invoke|invokes)\b",
     )
 });
 /// "…, which is obviously different if …": an explanation argued to the agent.
@@ -111,7 +119,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if REVIEW_ADVICE_ANYWHERE.is_match(s) {
         return Some(Dropped::Pasted);
     }
-    if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) || WORK_STATE.is_match(s) {
+    if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) || WORK_STATE.is_match(s) || CODE_WALK.is_match(s) {
         return Some(Dropped::Status);
     }
     None
@@ -173,6 +181,8 @@ mod tests {
                 Dropped::NotDurable,
             ),
             ("We do have conflicts with main", Dropped::Status),
+            ("In setup.go we now call strategy.OpenRepository()", Dropped::Status),
+            ("In `src/render.ts` it returns the cached frame", Dropped::Status),
             ("Which doesn't fully reflect that", Dropped::NotDurable),
             (
                 "While this is still ok this will add friction the more agents the CLI support",
@@ -217,6 +227,8 @@ mod tests {
             "Orders go through the billing service, not the API.",
             "To run the e2e suite, use `make e2e` with the staging token loaded.",
             "You can always use the config in the home folder for renderer tests.",
+            "In main.go we always call config.Load() before anything else.",
+            "In this repo we use the toolchain file, not rustup defaults.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");
         }

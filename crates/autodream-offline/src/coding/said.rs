@@ -326,10 +326,28 @@ fn push_sentences(
     note: bool,
     form: TurnForm,
 ) {
-    for (index, sentence) in crate::text::split_sentences(prose).into_iter().enumerate() {
-        out.push(Said { text: sentence.to_string(), at, date, source: source.clone(), index, note, form });
+    let mut sentences: Vec<String> = Vec::new();
+    for sentence in crate::text::split_sentences(prose) {
+        // "…, it can be a map we provide. Or not?": a tag question asks about the statement
+        // before it, which is then a question too.
+        match sentences.last_mut() {
+            Some(last) if TAG_QUESTION_RE.is_match(sentence) => {
+                last.push(' ');
+                last.push_str(sentence);
+            }
+            _ => sentences.push(sentence.to_string()),
+        }
+    }
+    for (index, text) in sentences.into_iter().enumerate() {
+        out.push(Said { text, at, date, source: source.clone(), index, note, form });
     }
 }
+
+/// A question that only asks whether the statement before it holds.
+static TAG_QUESTION_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:or not|right|no|correct|agreed|true|ok|okay|makes sense|(?:does )?that makes? sense|(?:is )?that (?:right|correct|true)|or am i (?:wrong|missing something|mistaken)|am i (?:right|wrong)|wdyt|what do you think)\s*\?+$")
+        .expect("valid regex")
+});
 
 #[cfg(test)]
 mod tests {
@@ -344,6 +362,26 @@ mod tests {
         let (prose, _) =
             prose_of("Look into it. The rules are:\n- pragmatic solution\n- no breaking changes\nThanks");
         assert_eq!(prose, "Look into it. The rules are: pragmatic solution; no breaking changes.\nThanks\n");
+    }
+
+    #[test]
+    fn a_tag_question_makes_the_statement_before_it_a_question() {
+        let mut out = Vec::new();
+        let day = jiff::civil::date(2026, 7, 24);
+        let source = SaidIn::Session { id: "s".into(), line: 3 };
+        let prose = "Ah, but the segment data can be a map we provide. Or not?\nWe use Go templates. Right?\nNo tags here. We ship weekly.";
+        push_sentences(&mut out, prose, Timestamp::UNIX_EPOCH, day, source, false, TurnForm::default());
+        let texts: Vec<&str> = out.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Ah, but the segment data can be a map we provide. Or not?",
+                "We use Go templates. Right?",
+                "No tags here.",
+                "We ship weekly."
+            ]
+        );
+        assert_eq!(out.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1, 2, 3]);
     }
 
     #[test]
