@@ -344,3 +344,35 @@ fn copied_turns_are_no_evidence_and_plans_give_one_verification_line() {
     );
     assert!(current_holding(memory.path(), &["pnpm build"]).is_empty());
 }
+
+#[test]
+fn a_pick_among_the_agents_options_is_a_decision_and_an_answer_to_nothing_is_not() {
+    let offers = "How should summary generation failures be handled?\n\n| Option | Description |\n|---|---|\n| **A. Silent fallback (Recommended)** | Log the error, save the checkpoint without a summary. |\n| **B. Fail the operation** | The commit fails when the summary fails. |\n\nWhich do you prefer?";
+    let entries = [
+        serde_json::json!({"type": "assistant", "timestamp": "2026-02-01T10:00:00Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": offers}]}}),
+        serde_json::json!({"type": "user", "timestamp": "2026-02-01T10:01:00Z",
+            "message": {"role": "user", "content": "A. is fine, ensure we log"}}),
+        serde_json::json!({"type": "assistant", "timestamp": "2026-02-01T10:02:00Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Done. Shall I push?"}]}}),
+        serde_json::json!({"type": "user", "timestamp": "2026-02-01T10:03:00Z",
+            "message": {"role": "user", "content": "B."}}),
+    ];
+    let text: String = entries.iter().map(|e| format!("{e}\n")).collect();
+    let file = SessionFile {
+        id: "s".into(),
+        path: PathBuf::from("s.jsonl"),
+        modified_at: "2026-02-01T10:03:00Z".parse().unwrap(),
+    };
+    let memory = tempfile::tempdir().unwrap();
+    dream(memory.path(), &[parse_session(file, &text, SessionFormat::Claude)], "2026-02-02T00:00:00Z");
+    let lines = current_holding(memory.path(), &["Chosen"]);
+    assert_eq!(
+        lines,
+        [
+            "- How should summary generation failures be handled? Chosen: Silent fallback: Log the error, save the checkpoint without a summary; not Fail the operation (2026-02-01)."
+        ],
+        "{:?}",
+        fact_lines(memory.path())
+    );
+}

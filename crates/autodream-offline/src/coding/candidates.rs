@@ -132,6 +132,7 @@ mod tests {
             index: 0,
             note: false,
             form: TurnForm::default(),
+            confirmed: false,
         }
     }
 

@@ -525,7 +525,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let standing_words = super::orders::without_incident(trimmed);
     let ordered = IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
         || super::orders::is_order_form(body);
-    if ordered && !STRONG_STANDING.is_match(&standing_words) {
+    if ordered && !STRONG_STANDING.is_match(&standing_words) && !super::orders::places(body) {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.
         return Verdict::Drop(Dropped::Request);

@@ -18,6 +18,7 @@
 //!    and only `memory_budget_max_bytes` bounds the whole.
 
 pub mod candidates;
+pub mod choices;
 pub mod confidence;
 pub mod dated;
 pub mod durable;
@@ -96,9 +97,7 @@ static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn has_hole(text: &str) -> bool {
     CONTINUES.find(text).is_some_and(|m| {
         let before = &text[..m.start()];
-        let reasoned = SUBORDINATE
-            .find_iter(before)
-            .any(|s| kinds::word_count(&before[..s.start()]) >= 8);
+        let reasoned = SUBORDINATE.find_iter(before).any(|s| kinds::word_count(&before[..s.start()]) >= 8);
         !ANCHOR.is_match(before) && !reasoned
     })
 }
@@ -300,7 +299,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         };
         // So is a way of working said in a standing form ("I think it's better not to …",
         // "use X where possible"): the form outweighs the hedge and the order it comes in.
-        let heard = said_in.sessions(&kept.text) + usize::from(announced || kept.standing || revises());
+        // And so is what the user adds to a pick among the agent's options ("I like Option 1
+        // … in this repo we commit the --local-dev state"): a decision made explicitly.
+        let heard = said_in.sessions(&kept.text)
+            + usize::from(announced || kept.standing || said.confirmed || revises());
         if !candidates::judge(&evidence, heard, said.note).admitted {
             candidates::hold(&mut record, &text, said, &evidence, source);
             tally.held += 1;

@@ -11,6 +11,7 @@
 //! | an estimate | "The conflict resolution shouldn't be too hard" | status |
 //! | review text, by its lead or its advice | "Based on the PR changes and the function rename, …", "…, consider removing these fields" | pasted |
 //! | the state of the work | "We are still mid-session debugging", "There is a PR review comment" | status |
+//! | a bare refusal, of what is on screen | "I don't want any padding" | one-off request |
 //! | a walk through the code | "In setup.go we now call strategy.OpenRepository()" | status |
 //! | a phrase without its clause | "Instead of \"Another sessions...\"", "Is currently in Preview" | not durable |
 //! | a proposal weighed | "One approach is to compare …", "We could use something like …", "It would be good to …" | not durable |
@@ -43,7 +44,7 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// comment": the state of the work.
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b",
+        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^(?:we|i) (?:were|was|are|am|'re|'m) (?:working|looking) on\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b",
     )
 });
 /// "In setup.go we now call strategy.OpenRepository()": what a source file does today, read
@@ -51,6 +52,13 @@ static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
 static CODE_WALK: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^in (?:the )?`?[\w./-]+\.(?:go|rs|py|ts|tsx|js|jsx|mjs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|scala|vue|svelte)`?(?: file)?,? (?:we|it|the code|this) (?:now |currently |already |still |then |also |just )?(?:call|calls|use|uses|return|returns|set|sets|pass|passes|create|creates|check|checks|read|reads|write|writes|open|opens|close|closes|handle|handles|do|does|have|has|import|imports|load|loads|invoke|invokes)\b",
+    )
+});
+/// "I don't want any padding": a refusal of something in front of the user, with no scope
+/// to stand beyond it ("… in commit messages" would be one).
+static BARE_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need|like) (?:any|those|these|that|this) [\w-]+(?: [\w-]+)?[.!]*$|^i (?:want|need) no [\w-]+[.!]*$|^we (?:don'?t|do not) need to \w+(?: (?:it|this|that|them|now|yet|anymore))?[.!]*$",
     )
 });
 /// "…, which is obviously different if …": an explanation argued to the agent.
@@ -97,6 +105,14 @@ static BARE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
 /// Why the sentence is of the moment, or `None` when it is left to the rules.
 pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     let s = sentence.trim();
+    // A phrase without its clause is no statement, whatever words it holds ("To hide this
+    // notice in the future"); an aside in parentheses is no clause of its own ("Since X (A,
+    // B, etc.)" is one phrase).
+    static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\([^()]*\)"));
+    let bare = ASIDE.replace_all(s, "");
+    if PHRASE_ONLY.is_match(bare.trim()) {
+        return Some(Dropped::NotDurable);
+    }
     if STRONG_STANDING.is_match(s) {
         return None;
     }
@@ -106,18 +122,14 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if BARE_QUESTION.is_match(s) {
         return Some(Dropped::Question);
     }
-    // An aside in parentheses is no clause of its own: "Since X (A, B, etc.)" is one phrase.
-    static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\([^()]*\)"));
-    let bare = ASIDE.replace_all(s, "");
-    if ARGUMENT_STEP.is_match(s)
-        || PHRASE_ONLY.is_match(bare.trim())
-        || PROPOSAL.is_match(s)
-        || ARGUED.is_match(s)
-    {
+    if ARGUMENT_STEP.is_match(s) || PROPOSAL.is_match(s) || ARGUED.is_match(s) {
         return Some(Dropped::NotDurable);
     }
     if REVIEW_ADVICE_ANYWHERE.is_match(s) {
         return Some(Dropped::Pasted);
+    }
+    if BARE_REFUSAL.is_match(s) {
+        return Some(Dropped::Request);
     }
     if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) || WORK_STATE.is_match(s) || CODE_WALK.is_match(s) {
         return Some(Dropped::Status);
@@ -182,6 +194,11 @@ mod tests {
             ),
             ("We do have conflicts with main", Dropped::Status),
             ("In setup.go we now call strategy.OpenRepository()", Dropped::Status),
+            ("I don't want any padding.", Dropped::Request),
+            ("I don't like those borders", Dropped::Request),
+            ("We don't need to commit", Dropped::Request),
+            ("We were working on ENT-109 (linear) on this branch", Dropped::Status),
+            ("To hide this notice in the future", Dropped::NotDurable),
             ("In `src/render.ts` it returns the cached frame", Dropped::Status),
             ("Which doesn't fully reflect that", Dropped::NotDurable),
             (
@@ -228,6 +245,9 @@ mod tests {
             "To run the e2e suite, use `make e2e` with the staging token loaded.",
             "You can always use the config in the home folder for renderer tests.",
             "In main.go we always call config.Load() before anything else.",
+            "I don't want any emoji in commit messages.",
+            "I don't want dead config lying around.",
+            "We don't need to commit the generated files in this repo.",
             "In this repo we use the toolchain file, not rustup defaults.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");

@@ -7,6 +7,7 @@
 //! | a way of working put in a sequence of steps | "Now use the writing clearly skill on this document" |
 //! | a verb (however spelt) taking a question about the task | "Ibvestiaget how we can solve this: <issue link>" |
 //! | an incident's "never" | "… and make sure this never repeats again" |
+//! | where a kind of thing goes, said as an order | "Add a README into the e2e dir … instead of in the global README" |
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -46,6 +47,19 @@ static WH_ORDER: LazyLock<Regex> =
 static POINTS_AT_TASK: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:this|that)\b|https?://\S+/(?:issues|pull|pulls)/\d+"));
 
+/// "… instead of in the global README", "… rather than under `src/`": the order says where a
+/// kind of thing goes, against the place it would otherwise go (a document, a folder, a file).
+static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:instead of|rather than) (?:in|into|under|inside|next to)? ?(?:the |our |a )?(?:global |root |main |top-level |shared |central )?(?:(?:readme|docs?|documentation|wiki|folder|directory|dir|file)\b|`[^`]+`|[\w.-]+/[\w./-]*)",
+    )
+});
+
+/// Does the order say where a kind of thing goes, a rule that outlives the task?
+pub fn places(body: &str) -> bool {
+    PLACEMENT.is_match(body)
+}
+
 /// Is the sentence an order in one of these forms?
 pub fn is_order_form(body: &str) -> bool {
     SEQUENCED.is_match(body) || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body)
@@ -68,5 +82,8 @@ mod tests {
         assert!(!is_order_form("Releases happen whether we like it or not."));
         assert_eq!(without_incident("ensure this never repeats again"), "ensure ");
         assert_eq!(without_incident("never push to main"), "never push to main");
+        assert!(places("Add a README into the e2e dir instead of in the global README."));
+        assert!(places("Put the fixtures next to the tests rather than under `testdata/`"));
+        assert!(!places("Return early instead of nesting the loop."));
     }
 }

@@ -49,6 +49,9 @@ pub struct Said {
     pub note: bool,
     /// The form of the turn the sentence was said in (pasted or typed), for its confidence.
     pub form: TurnForm,
+    /// The turn picks one of the options the agent laid out ([`super::choices`]): what the
+    /// user adds to the pick is part of a decision made explicitly.
+    pub confirmed: bool,
 }
 
 /// What the gathering saw, for the dream's summary.
@@ -186,6 +189,8 @@ pub fn prose_of(raw: &str) -> (String, usize) {
         if t.is_empty() {
             continue;
         }
+        // A list item is read as the sentence it holds: "- what was the trigger" is a question.
+        let t = item.filter(|i| !i.is_empty()).unwrap_or(t);
         kept.push_str(t);
         // A question or an order before the list ("Can you look at this idea:") does not
         // swallow it: the items are statements of their own.
@@ -230,10 +235,19 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
     let mut seen: HashSet<(Timestamp, u64)> = HashSet::new();
     for session in sessions {
         let mut any = false;
+        // The agent's last words before the user's turn: the options a pick answers.
+        let mut agent_said: Option<&str> = None;
         for turn in &session.turns {
+            if turn.role == Role::Assistant
+                && turn.kind == TurnKind::Conversation
+                && !turn.text.trim().is_empty()
+            {
+                agent_said = Some(&turn.text);
+            }
             if turn.role != Role::User {
                 continue;
             }
+            let offered = if turn.kind == TurnKind::Conversation { agent_said.take() } else { None };
             if let Some(at) = turn.time
                 && !seen.insert((at, text_hash(&turn.text)))
             {
@@ -257,6 +271,7 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
                                 index: 0,
                                 note: true,
                                 form: TurnForm::default(),
+                                confirmed: false,
                             });
                         }
                         continue;
@@ -283,7 +298,20 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             heard.pasted_lines += dropped;
             let form = pasted::measure(&user_part(raw), &prose, dropped);
             let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
-            push_sentences(&mut heard.sentences, &prose, at, local_date(at, tz), source, false, form);
+            let date = local_date(at, tz);
+            // "I like Option C": the pick, with the option's words, is a decision of the
+            // user's, as deliberate as a note.
+            let decided = offered.and_then(|agent| super::choices::decision(agent, prose.trim()));
+            let confirmed = decided.is_some();
+            let first = heard.sentences.len();
+            push_sentences(&mut heard.sentences, &prose, at, date, source.clone(), false, form);
+            for s in &mut heard.sentences[first..] {
+                s.confirmed = confirmed;
+            }
+            if let Some(text) = decided {
+                let index = heard.sentences.len() - first;
+                heard.sentences.push(Said { text, at, date, source, index, note: true, form, confirmed });
+            }
         }
         if any {
             heard.sessions += 1;
@@ -339,7 +367,7 @@ fn push_sentences(
         }
     }
     for (index, text) in sentences.into_iter().enumerate() {
-        out.push(Said { text, at, date, source: source.clone(), index, note, form });
+        out.push(Said { text, at, date, source: source.clone(), index, note, form, confirmed: false });
     }
 }
 
@@ -362,6 +390,9 @@ mod tests {
         let (prose, _) =
             prose_of("Look into it. The rules are:\n- pragmatic solution\n- no breaking changes\nThanks");
         assert_eq!(prose, "Look into it. The rules are: pragmatic solution; no breaking changes.\nThanks\n");
+        let (prose, _) =
+            prose_of("We need attribution on the summary\n- when was it created\n- what was the trigger");
+        assert_eq!(prose, "We need attribution on the summary\nwhen was it created\nwhat was the trigger\n");
     }
 
     #[test]

@@ -1,0 +1,239 @@
+//! Choices: the user picks one of the options the agent laid out.
+//!
+//! An agent that needs a design decision lays out labelled options ("**Option A — …**", a
+//! table of "A. `auto_summarize: true`" rows) and asks; the user answers with the label ("A.",
+//! "I like Option C", "I think B, nested in strategy options"). The answer alone says nothing
+//! to a later session, and the option's words are the agent's. Together they are a decision
+//! the user made explicitly, the strongest confirmation a proposal gets, so the dream writes
+//! it: the question asked, the option chosen and what it was chosen over.
+//!
+//! | form | example |
+//! |---|---|
+//! | a label, alone or leading the answer | "A.", "A. is fine, ensure we log", "B, nested in …" |
+//! | the label after a verb of choosing | "I like Option C", "let's go with option 2" |
+//! | an option the agent offered, as a heading or bold lead | "**Option C — Thank you footer**" |
+//! | an option in a table row | "\| **A. `auto_summarize: true`** \| Simple boolean … \|" |
+//!
+//! An answer that numbers its replies to several questions ("1. no 2. we show …") picks
+//! nothing, and neither does a label the agent's last message did not offer.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::text::re;
+
+/// The longest decision line, in characters.
+const MAX_CHARS: usize = 320;
+
+/// "A.", "I like Option C", "let's go with option 2", "B, nested in …".
+static PICK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:i(?:'d| would)? (?:like|prefer|think|go with|choose|pick|vote for)|let'?s (?:go with|do|take|pick)|go (?:with|for)|we(?:'ll| will) go with|ok(?:ay)?,?|yes,?)\s+)?(option\s+)?\(?([a-h]|[1-9])\)?(?:([.,:;!)]|\s+-\s)|\s*$|\s)",
+    )
+});
+/// "**Option C — Thank you footer (Homebrew / many CLIs)**", "### Option 2: …".
+static OPTION_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^\s*(?:#{1,4}\s*)?\**\s*option\s+([a-h1-9])\s*\**\s*[-—–:.)]*\s*\**\s*(.*?)\**\s*$")
+});
+/// "| **A. `auto_summarize: true` (Recommended)** | Simple boolean in … |".
+static OPTION_ROW: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\s*\|\s*\**\s*(?:option\s+)?([a-h])[.):]?\**\s+(.+?)\**\s*\|\s*(.*?)\s*\|"));
+/// "**A)** Keep the flag", "B. Nested object": a lettered list item.
+static OPTION_ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\**([A-H])[.)]\**\s+\**(.+?)\**\s*$"));
+/// "(Recommended)", "(my original proposal)": the agent's own weighing, not the option.
+static WEIGHING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\s*\((?:recommended|simplest|my (?:original )?(?:proposal|recommendation)|preferred|default)\)")
+});
+/// "**Next question:** …", "Question 2: …".
+static QUESTION_LEAD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\s*(?:\**\s*(?:next )?question(?: \d+)?\s*:?\s*\**\s*:?\s*)"));
+
+/// One option the agent offered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    pub label: String,
+    pub title: String,
+    /// What the agent said the option means: a table's next cell, or the first sentence
+    /// under the option's heading.
+    pub detail: Option<String>,
+}
+
+/// The label the user's answer picks, upper-cased.
+pub fn picked(answer: &str) -> Option<String> {
+    let c = PICK.captures(answer)?;
+    // A bare letter must be set off ("A.", "B,"): "a new approach" picks nothing.
+    let set_off = c.get(1).is_some()
+        || c.get(3).is_some()
+        || answer[c.get(2)?.end()..].trim_start_matches(')').trim().is_empty();
+    if !set_off {
+        return None;
+    }
+    // "1. no 2. we show …": answers numbered to several questions.
+    let label = c[2].to_uppercase();
+    if label.chars().all(|ch| ch.is_ascii_digit()) && c.get(1).is_none() && answer.contains(" 2.") {
+        return None;
+    }
+    Some(label)
+}
+
+/// The options an agent's message lays out, in order, and the question it asked about them.
+pub fn offered(agent: &str) -> (Vec<Offer>, Option<String>) {
+    let lines: Vec<&str> = agent.lines().collect();
+    let mut offers: Vec<Offer> = Vec::new();
+    let mut question = None;
+    let mut first_offer_line = None;
+    let mut in_fence = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        let found = if let Some(c) = OPTION_ROW.captures(line) {
+            Some((c[1].to_uppercase(), c[2].to_string(), Some(c[3].to_string())))
+        } else if let Some(c) = OPTION_HEADING.captures(line).or_else(|| OPTION_ITEM.captures(line)) {
+            Some((c[1].to_uppercase(), c[2].to_string(), first_sentence_after(&lines[i + 1..])))
+        } else {
+            None
+        };
+        let Some((label, title, detail)) = found else { continue };
+        let title = clean(&title);
+        if title.is_empty() || offers.iter().any(|o| o.label == label) {
+            continue;
+        }
+        first_offer_line.get_or_insert(i);
+        offers.push(Offer { label, title, detail: detail.map(|d| clean(&d)).filter(|d| !d.is_empty()) });
+    }
+    if let Some(first) = first_offer_line {
+        question = lines[..first]
+            .iter()
+            .rev()
+            .map(|l| QUESTION_LEAD.replace(l.trim(), "").trim().to_string())
+            .find(|l| l.ends_with('?') && !l.starts_with('|'))
+            .map(|l| clean(&l));
+    }
+    (offers, question)
+}
+
+/// The decision an answer makes among the options the agent's last message offered:
+/// "When should summaries be generated? Chosen: At commit time: …; not At every checkpoint,
+/// nor On-demand."
+pub fn decision(agent: &str, answer: &str) -> Option<String> {
+    let label = picked(answer)?;
+    let (offers, question) = offered(agent);
+    if offers.len() < 2 {
+        return None;
+    }
+    let chosen = offers.iter().find(|o| o.label == label)?;
+    let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
+    // The label meant something only beside the agent's list.
+    let chose = format!("Chosen: {}", chosen.title);
+    let detail =
+        chosen.detail.as_deref().map(|d| format!(": {}", d.trim_end_matches('.'))).unwrap_or_default();
+    let others: Vec<&str> = offers.iter().filter(|o| o.label != label).map(|o| o.title.as_str()).collect();
+    let over = format!("; not {}", others.join(", nor "));
+    // Within the limit, what goes first is what was chosen over what, then the detail.
+    [
+        format!("{asked}{chose}{detail}{over}."),
+        format!("{asked}{chose}{detail}."),
+        format!("{asked}{chose}."),
+        format!("{chose}."),
+    ]
+    .into_iter()
+    .find(|line| line.chars().count() <= MAX_CHARS)
+}
+
+/// The first prose sentence under an option's heading, before the next option or a blank
+/// line after prose.
+fn first_sentence_after(lines: &[&str]) -> Option<String> {
+    for line in lines.iter().take(6) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("```") || t.starts_with('|') || t.starts_with('#') {
+            continue;
+        }
+        if OPTION_HEADING.is_match(t) || OPTION_ITEM.is_match(t) || t.starts_with("---") {
+            return None;
+        }
+        let t = t.trim_start_matches(['-', '*', ' ']);
+        return crate::text::split_sentences(t).first().map(|s| s.to_string());
+    }
+    None
+}
+
+/// An option's words without markup and the agent's weighing.
+fn clean(s: &str) -> String {
+    let s = WEIGHING.replace_all(s, "");
+    s.replace("**", "").trim().trim_end_matches([':', '—', '-', '–']).trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLE: &str = "**Next question:** How should the configuration key be named?\n\n| Option | Description |\n|--------|-------------|\n| **A. `auto_summarize: true` (Recommended)** | Simple boolean in `strategy_options`. Clear intent. |\n| **B. `summarize: { enabled: true }`** | Nested object allowing future model override. |\n| **C. `generate_summaries: true`** | Alternative naming. |\n\nWhich naming do you prefer?";
+
+    const HEADINGS: &str = "Here are the common patterns:\n\n**Option A — \"New Contributors\" section (GitHub Releases style)**\n\nGitHub auto-generates this in release notes.\n\n```markdown\n### New Contributors\n```\n\n**Option B — Inline attribution (Rails style)**\n\nMention the author in each entry.\n\n**Option C — Thank you footer (Homebrew / many CLIs)**\n\nA short callout at the bottom of each release:\n\n```markdown\n### Thanks\n```\n\nWant me to update the changelog?";
+
+    #[test]
+    fn the_answer_names_a_label() {
+        for (answer, label) in [
+            ("A.", "A"),
+            ("A. is fine, ensure we log", "A"),
+            ("I like Option C", "C"),
+            ("I think B, nested in strategy options - it leaves us space", "B"),
+            ("let's go with option 2", "2"),
+            ("option 3", "3"),
+            ("C)", "C"),
+        ] {
+            assert_eq!(picked(answer).as_deref(), Some(label), "{answer}");
+        }
+        for answer in [
+            "a new approach would be better",
+            "1. no 2. we show the active checkpoints",
+            "I think we should drop it",
+            "Add a README",
+        ] {
+            assert_eq!(picked(answer), None, "{answer}");
+        }
+    }
+
+    #[test]
+    fn options_in_a_table_and_under_headings_are_read() {
+        let (offers, question) = offered(TABLE);
+        assert_eq!(offers.len(), 3);
+        assert_eq!(offers[1].title, "B. `summarize: { enabled: true }`".trim_start_matches("B. "));
+        assert_eq!(offers[1].detail.as_deref(), Some("Nested object allowing future model override."));
+        assert_eq!(question.as_deref(), Some("How should the configuration key be named?"));
+        let (offers, question) = offered(HEADINGS);
+        let titles: Vec<&str> = offers.iter().map(|o| o.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "\"New Contributors\" section (GitHub Releases style)",
+                "Inline attribution (Rails style)",
+                "Thank you footer (Homebrew / many CLIs)"
+            ]
+        );
+        assert_eq!(offers[2].detail.as_deref(), Some("A short callout at the bottom of each release"));
+        assert_eq!(question, None, "the question after the options is not the one they answer");
+    }
+
+    #[test]
+    fn the_decision_says_what_was_chosen_over_what() {
+        assert_eq!(
+            decision(TABLE, "I think B, nested in strategy options").as_deref(),
+            Some(
+                "How should the configuration key be named? Chosen: `summarize: { enabled: true }`: Nested object allowing future model override; not `auto_summarize: true`, nor `generate_summaries: true`."
+            )
+        );
+        let d = decision(HEADINGS, "I like Option C").expect("a decision");
+        assert!(d.starts_with("Chosen: Thank you footer (Homebrew / many CLIs): A short callout"), "{d}");
+        // A label the agent did not offer, or a message with one option, decides nothing.
+        assert_eq!(decision(HEADINGS, "D."), None);
+        assert_eq!(decision("**Option A — Do it now**\n\nOk?", "A."), None);
+        assert_eq!(decision("Shall I go on?", "A."), None);
+    }
+}
