@@ -43,7 +43,9 @@ static OPTION_ROW: LazyLock<Regex> =
 static OPTION_ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\**([A-H])[.)]\**\s+\**(.+?)\**\s*$"));
 /// "(Recommended)", "(my original proposal)": the agent's own weighing, not the option.
 static WEIGHING: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\s*\((?:recommended|simplest|my (?:original )?(?:proposal|recommendation)|preferred|default)\)")
+    re(
+        r"(?i)\s*\((?:recommended|simplest|most \w+|my (?:original )?(?:proposal|recommendation)|preferred|default)\)",
+    )
 });
 /// "**Next question:** …", "Question 2: …".
 static QUESTION_LEAD: LazyLock<Regex> =
@@ -94,10 +96,11 @@ pub fn offered(agent: &str) -> (Vec<Offer>, Option<String>) {
         }
         let found = if let Some(c) = OPTION_ROW.captures(line) {
             Some((c[1].to_uppercase(), c[2].to_string(), Some(c[3].to_string())))
-        } else if let Some(c) = OPTION_HEADING.captures(line).or_else(|| OPTION_ITEM.captures(line)) {
-            Some((c[1].to_uppercase(), c[2].to_string(), first_sentence_after(&lines[i + 1..])))
         } else {
-            None
+            OPTION_HEADING
+                .captures(line)
+                .or_else(|| OPTION_ITEM.captures(line))
+                .map(|c| (c[1].to_uppercase(), c[2].to_string(), first_sentence_after(&lines[i + 1..])))
         };
         let Some((label, title, detail)) = found else { continue };
         let title = clean(&title);
@@ -175,7 +178,7 @@ mod tests {
 
     const TABLE: &str = "**Next question:** How should the configuration key be named?\n\n| Option | Description |\n|--------|-------------|\n| **A. `auto_summarize: true` (Recommended)** | Simple boolean in `strategy_options`. Clear intent. |\n| **B. `summarize: { enabled: true }`** | Nested object allowing future model override. |\n| **C. `generate_summaries: true`** | Alternative naming. |\n\nWhich naming do you prefer?";
 
-    const HEADINGS: &str = "Here are the common patterns:\n\n**Option A — \"New Contributors\" section (GitHub Releases style)**\n\nGitHub auto-generates this in release notes.\n\n```markdown\n### New Contributors\n```\n\n**Option B — Inline attribution (Rails style)**\n\nMention the author in each entry.\n\n**Option C — Thank you footer (Homebrew / many CLIs)**\n\nA short callout at the bottom of each release:\n\n```markdown\n### Thanks\n```\n\nWant me to update the changelog?";
+    const HEADINGS: &str = "Here are the common patterns:\n\n**Option A — \"New Contributors\" section (GitHub Releases style)**\n\nGitHub auto-generates this in release notes.\n\n```markdown\n### New Contributors\n```\n\n**Option B — Inline attribution (Rails style) (most common)**\n\nMention the author in each entry.\n\n**Option C — Thank you footer (Homebrew / many CLIs)**\n\nA short callout at the bottom of each release:\n\n```markdown\n### Thanks\n```\n\nWant me to update the changelog?";
 
     #[test]
     fn the_answer_names_a_label() {
