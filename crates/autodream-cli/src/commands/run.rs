@@ -51,6 +51,15 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
     if !args.json {
         context::print_warnings(&ctx);
     }
+    // A folder named on the command line that is not there is a typo, not an empty history:
+    // dreaming over nothing would report "nothing to change" and hide it. (A configured
+    // folder that does not exist yet is an empty one, as for the gates.)
+    if global.sessions_dir.is_some() && !ctx.locations.sessions_dir.exists() {
+        return Err(exit::usage(format!(
+            "sessions folder {}: no such file or directory",
+            ctx.locations.sessions_dir.display()
+        )));
+    }
     let engine_name = args.engine.clone().unwrap_or_else(|| ctx.cfg().engine.clone());
     let engine = engines::by_name(&engine_name)?;
     if args.respect_gates {

@@ -67,6 +67,12 @@ pub fn run(global: &GlobalArgs, args: WhyArgs) -> anyhow::Result<u8> {
         }
     }
     if found.is_empty() && held.is_empty() {
+        if !ctx.locations.memory_dir.exists() {
+            anyhow::bail!(
+                "no memory folder at {}: nothing has been dreamt there yet (`autodream run` writes it)",
+                ctx.locations.memory_dir.display()
+            );
+        }
         anyhow::bail!("no fact in {} holds {query:?}", ctx.locations.memory_dir.display());
     }
     Ok(0)

@@ -343,3 +343,21 @@ fn garbage_clock_is_a_clear_error() {
     log.assert_code(1);
     assert!(!env.mem.join("logs").exists(), "nothing written on a bad clock");
 }
+
+#[test]
+fn a_named_folder_that_is_not_there_is_an_error_naming_it_not_an_empty_memory() {
+    let env = Env::new();
+    let missing = env.root.join("no-such-sessions");
+    let run = env.run(&["run", "--sessions-dir", missing.to_str().unwrap()]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("no-such-sessions: no such file or directory"), "{}", run.stderr);
+    assert!(!env.mem.exists(), "nothing written for a typo");
+    let why = env.run(&["why", "anything"]);
+    why.assert_code(1);
+    assert!(why.stderr.contains("no memory folder at"), "{}", why.stderr);
+    // A configured folder that does not exist yet is an empty history, as for the gates.
+    std::fs::remove_dir_all(&env.sess).unwrap();
+    let empty = env.run(&["run"]);
+    empty.assert_code(0);
+    assert!(empty.stdout.contains("Nothing to change"), "{}", empty.stdout);
+}

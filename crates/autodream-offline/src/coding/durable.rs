@@ -65,7 +65,7 @@ static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"
 /// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
 static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|deadline)\b|规矩|规范|规则|决定",
+        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|chosen|deadline)\b|规矩|规范|规则|决定",
     )
 });
 /// A pronoun that stands for something named before it.
@@ -79,7 +79,7 @@ static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 /// "Remember that …", "Note that …": the request to keep it is not part of the fact.
 static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
+        r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that|\s+to)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
     )
 });
 static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {

@@ -274,7 +274,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             continue;
         }
         // Review or explanation text pasted in: never the user's own statement.
-        if !said.note && pasted::reads_as_pasted(&said.text, &said.form) {
+        if !said.note && (said.form.is_document() || pasted::reads_as_pasted(&said.text, &said.form)) {
             *tally.dropped.entry(Dropped::Pasted).or_default() += 1;
             continue;
         }

@@ -6,7 +6,7 @@
 //!
 //! | class | example | dropped as |
 //! |---|---|---|
-//! | a step in an argument | "However, accumulatedUserAdded includes edits to ALL files", "This means …", "Like it can only …" | not durable |
+//! | a step in an argument | "However, accumulatedUserAdded includes edits to ALL files", "This means …", "Like it can only …", "I figure we need to …", "From what I've observed …" | not durable |
 //! | a bug report | "The author of the checkpoint commits is not set correctly" | status |
 //! | an estimate | "The conflict resolution shouldn't be too hard" | status |
 //! | review text, by its lead or its advice | "Based on the PR changes and the function rename, …", "…, consider removing these fields" | pasted |
@@ -15,6 +15,7 @@
 //! | a walk through the code | "In setup.go we now call strategy.OpenRepository()" | status |
 //! | a phrase without its clause | "Instead of \"Another sessions...\"", "Is currently in Preview" | not durable |
 //! | a proposal weighed | "One approach is to compare …", "We could use something like …", "It would be good to …" | not durable |
+//! | a pointer at the work in hand | "… the session logs for each of these commits", "I do need to use that method: …", "Let's do the one here as well" | not durable |
 //! | a question typed without its mark | "What was the trigger (manual vs auto)" | question |
 //!
 //! A sentence with a standing word ("always", "never", "in this repo") is left to the rules
@@ -31,7 +32,7 @@ use super::kinds::{Dropped, STRONG_STANDING};
 /// "However, …", "This means …", "In that case …": the sentence answers the one before.
 static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|i (?:get|understand|see|know|realise|realize) that|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe))\b",
+        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|i (?:get|understand|see|know|realise|realize) that|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe)|i (?:figure|reckon|guess|suppose|wonder)|i (?:don'?t|do not) know (?:if |whether )?i\b|from what i(?:'ve| have)? (?:seen|observed|read|understand|can tell)|just to be sure|really,? we)\b",
     )
 });
 /// "X is not set correctly", "Y is missing the props …".
@@ -95,6 +96,14 @@ static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b|^it would be (?:good|nice|great|better|cool) to\b|^(?:we )?need (?:a|an|to have a) (?:little |quick |small |more robust )?(?:patch|fix|solution|way|workaround)\b|^we need to have a\b",
     )
 });
+/// "… for each of these commits", "use that method", "this branch adds …", "the one here":
+/// the sentence is about a piece of the work in front of the user, which a later session
+/// cannot see. (The project itself is no such piece: "this repo", "this codebase" are scope.)
+static WORK_IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?:continue|stop|start) here\b",
+    )
+});
 /// "What was the trigger (…)": a question without its mark.
 static BARE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -134,6 +143,9 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) || WORK_STATE.is_match(s) || CODE_WALK.is_match(s) {
         return Some(Dropped::Status);
     }
+    if WORK_IN_HAND.is_match(s) {
+        return Some(Dropped::NotDurable);
+    }
     None
 }
 
@@ -158,6 +170,20 @@ mod tests {
                 Dropped::Status,
             ),
             ("The conflict resolution shouldn't be too hard", Dropped::Status),
+            ("I figure we need to create the agent Type and rewire everything anyway", Dropped::NotDurable),
+            ("From what I've observed the agent takes the shortest path to code", Dropped::NotDurable),
+            ("I don't know I agree with its proposed solution though", Dropped::NotDurable),
+            ("Just to be sure, the date of the commit stays the same", Dropped::NotDurable),
+            (
+                "The `entire/sessions` branch should have the checkpoints with the session logs for each of these commits",
+                Dropped::NotDurable,
+            ),
+            ("I do need to use that method: ComputeTranscriptPath when we restore logs", Dropped::NotDurable),
+            (
+                "The validation package is now the single source of truth for this regex pattern",
+                Dropped::NotDurable,
+            ),
+            ("Let's do the one here as well, it needs a valid id", Dropped::NotDurable),
             (
                 "Based on the PR changes and the function rename, session IDs are now used directly",
                 Dropped::Pasted,
@@ -249,6 +275,10 @@ mod tests {
             "I don't want dead config lying around.",
             "We don't need to commit the generated files in this repo.",
             "In this repo we use the toolchain file, not rustup defaults.",
+            "Every change to this codebase goes through a PR.",
+            "The grafana dashboard is deployed here: https://grafana.example.com/",
+            "Do not wrap long lines in the markdown as that ruins the rendering on GitHub.",
+            "Each commit that has a trailer is linked to its checkpoint.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");
         }

@@ -17,6 +17,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::orders::{IMPERATIVE, STANDING_IMPERATIVE};
+
 /// The form of one user turn, as numbers the confidence model reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct TurnForm {
@@ -44,6 +46,13 @@ pub struct TurnForm {
     /// paths, code spans).
     pub tokens: usize,
     pub identifiers: usize,
+    /// Sentences that explain the code's behaviour or advise about it as a review does
+    /// ("This causes …", "Consider …", "However, …").
+    pub explanations: usize,
+    /// Sentences that open with an order, to the agent.
+    pub orders: usize,
+    /// Sentences that hold at least one identifier.
+    pub ident_sentences: usize,
     /// The turn starts mid-thought: lower case, a conjunction, or punctuation first.
     pub starts_mid: bool,
     /// Terminal escape sequences or other control characters.
@@ -54,6 +63,20 @@ impl TurnForm {
     /// The turn is long enough that a single typed instruction is unlikely.
     pub fn is_long(&self) -> bool {
         self.chars > 600 || self.paragraphs >= 3
+    }
+
+    /// The whole turn is a pasted document about the code (a review comment, a bug report,
+    /// an analysis the agent wrote, quoted back): several sentences, not one of which has a
+    /// person in it or gives an order, that name identifiers and explain or advise
+    /// ("When a file has staged changes, calculateAtStart reads from the index … This causes
+    /// user edits to be undercounted."), or that are mostly about identifiers. People type
+    /// project facts impersonally too, but one at a time, not as an explanation in paragraphs.
+    pub fn is_document(&self) -> bool {
+        self.sentences >= 2
+            && self.personal == 0
+            && self.orders == 0
+            && ((self.explanations >= 1 && self.ident_sentences >= 1)
+                || (self.ident_sentences >= 2 && self.ident_sentences * 5 >= self.sentences * 3))
     }
 }
 
@@ -113,6 +136,14 @@ static LINE_REF: LazyLock<Regex> = LazyLock::new(|| {
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i)^(?:consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would)|these \w+ (?:are|could|can|may|should)|the (?:\w+ ){1,3}(?:is|are|was|were|does|did|has|returns|calls|uses|contains|should|could|can|may|will) |an? (?:\w+ ){1,3}(?:is|are|can|could|may|should) |(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),)",
+    )
+    .expect("valid regex")
+});
+/// The narrower explanation of a review or an analysis: advice, a consequence, a turn of the
+/// argument ("Consider …", "This causes …", "However, …").
+static EXPLANATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would)|these \w+ (?:are|could|can|may|should)|(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),)",
     )
     .expect("valid regex")
 });
@@ -178,6 +209,15 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
         form.sentences += 1;
         if ADVICE.is_match(sentence) {
             form.advice += 1;
+        }
+        if EXPLANATION.is_match(sentence) {
+            form.explanations += 1;
+        }
+        if IMPERATIVE.is_match(sentence) || STANDING_IMPERATIVE.is_match(sentence) {
+            form.orders += 1;
+        }
+        if sentence.split_whitespace().any(|token| IDENT.is_match(token)) {
+            form.ident_sentences += 1;
         }
         if ASKS.is_match(sentence) {
             form.questions += 1;
@@ -338,6 +378,33 @@ mod tests {
         assert!(!reads_as_pasted(typed, &form(typed)));
         let typed = "Expected behaviour is that we never retry a payment twice.";
         assert!(!reads_as_pasted(typed, &form(typed)));
+    }
+
+    #[test]
+    fn a_turn_that_explains_the_code_with_no_person_in_it_is_a_pasted_document() {
+        for pasted in [
+            "When a file has staged changes, calculateAtStart reads from the git index, but \
+             WriteTemporary captures from the worktree. If a user has both staged and unstaged \
+             changes, the unstaged ones are not counted. This causes user contributions to be undercounted.",
+            "AllProtectedDirs() holds registryMu.RLock() while invoking factory(). Calling external \
+             code while holding the lock risks deadlocks. Consider copying the factories under the lock.",
+            "The RunGitCommand function is defined in testenv.go but never called. A grep for \
+             env.RunGitCommand returns no matches.",
+        ] {
+            assert!(form(pasted).is_document(), "{pasted}");
+        }
+        for typed in [
+            // A person speaks, or the turn gives an order: typed to the agent.
+            "When a file has staged changes, calculateAtStart reads from the index. I think this \
+             causes the undercount.",
+            "The trailer is `Checkpoint:`. Use `git log --grep` to find it. This means no parsing.",
+            // Impersonal facts one after another, with no identifier: how people state them.
+            "Deploys go out on Tuesdays. The staging server is rebuilt every night.",
+            // One sentence is no document.
+            "The validation package is now the single source of truth for `CheckpointID`.",
+        ] {
+            assert!(!form(typed).is_document(), "{typed}");
+        }
     }
 
     #[test]

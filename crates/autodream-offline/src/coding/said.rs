@@ -106,7 +106,10 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?x)^(?:
             >                                   # quoted (the agent's words, an email)
-          | \$\ |\#\ |PS\ [A-Z]:                # a shell prompt
+          | \$\ |\#\ |PS\ [A-Z]:|[❯➜»]\ |[\w.-]+@[\w.-]+\ [^\ ]*\ ?[%$\#]\  # a shell prompt
+          | \[[\w.-]{2,24}\]\ \S                # a tool's tagged log line: "[build] Compiling …"
+          | [✓✔✗✘⏺⎿]                            # a tool's status line
+          | ={3,}\                               # a script's banner: "=== Step 3 ==="
           | \d{4}-\d\d-\d\d[T\ ]\d\d:\d\d       # a log time stamp
           | \[\d{1,4}[-:/]                      # [2026-… or [12:…
           | (?:at|from)\ \S+\ ?\(                  # a stack frame
@@ -393,6 +396,16 @@ mod tests {
         let (prose, _) =
             prose_of("We need attribution on the summary\n- when was it created\n- what was the trigger");
         assert_eq!(prose, "We need attribution on the summary\nwhen was it created\nwhat was the trigger\n");
+        // A terminal pasted in: prompts of any shell, a tool's tagged and status lines, a
+        // script's banners. The user's words around it stay.
+        let raw = "push fails:\n❯ git push\n[entire] Pushing session logs to https://example.com/x.git...\n\
+                   dev@laptop playground % tail -f app.log\n=== Step 3: Enable ===\n✓ Git hooks installed\n\
+                   We always push with the hooks on.";
+        let (prose, dropped) = prose_of(raw);
+        assert_eq!(prose, "push fails:\nWe always push with the hooks on.\n");
+        assert_eq!(dropped, 5);
+        // A checkbox and a link are prose.
+        assert_eq!(prose_of("[x] We ship on Fridays").0, "[x] We ship on Fridays\n");
     }
 
     #[test]
