@@ -160,6 +160,10 @@ fn first_sentence_after(lines: &[&str]) -> Option<String> {
         if OPTION_HEADING.is_match(t) || OPTION_ITEM.is_match(t) || t.starts_with("---") {
             return None;
         }
+        // Columns of a listing ("Branch        Description") are no sentence.
+        if t.contains("   ") {
+            return None;
+        }
         let t = t.trim_start_matches(['-', '*', ' ']);
         return crate::text::split_sentences(t).first().map(|s| s.to_string());
     }
@@ -238,5 +242,12 @@ mod tests {
         assert_eq!(decision(HEADINGS, "D."), None);
         assert_eq!(decision("**Option A — Do it now**\n\nOk?", "A."), None);
         assert_eq!(decision("Shall I go on?", "A."), None);
+        // Columns of a listing under an option are no description of it.
+        let listing = "**Option A — Show the current branch**\n\nBranch        Description\n\n\
+                       **Option B — Show the original branch**\n\nSimple and historical.";
+        assert_eq!(
+            decision(listing, "A").as_deref(),
+            Some("Chosen: Show the current branch; not Show the original branch.")
+        );
     }
 }

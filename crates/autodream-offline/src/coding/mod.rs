@@ -31,6 +31,7 @@ pub mod pasted;
 pub mod plans;
 pub mod provenance;
 pub mod reactions;
+pub mod remembered;
 pub mod said;
 pub mod secrets;
 pub mod standing;

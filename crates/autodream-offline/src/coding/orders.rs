@@ -7,6 +7,9 @@
 //! | a way of working put in a sequence of steps | "Now use the writing clearly skill on this document" |
 //! | a verb (however spelt) taking a question about the task | "Ibvestiaget how we can solve this: <issue link>" |
 //! | an incident's "never" | "… and make sure this never repeats again" |
+//! | a change to the work, said as what we should do | "We should update the banner to also have a check mark" (not "… to any logging") |
+//! | the same change in the passive | "All project docs regarding the metadata objects should be documented" (not "Every new endpoint should be documented …") |
+//! | an answer to the agent that gives the next step | "Yes please commit, then …", "No don't set it", "B) why we have a fallback …", "If that's the case we need to …" |
 //! | where a kind of thing goes, said as an order | "Add a README into the e2e dir … instead of in the global README" |
 
 use std::borrow::Cow;
@@ -43,6 +46,29 @@ static SEQUENCED: LazyLock<Regex> = LazyLock::new(|| {
 /// A verb taking a question for its object: "Investigate how we can …", "Check whether …".
 static WH_ORDER: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^[a-z]{4,} (?:how|whether|why|if) (?:we|you|to|it|this|that|the|i)\b"));
+/// "We should update X to also …", "Yes please commit, then …", "No don't set it": a change
+/// to make in the work, said as what we should do or as the answer to the agent's question.
+/// A quantifier over every case makes it a rule ("we should add the agent name to any
+/// logging").
+static WORK_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:we|you) (?:should|need to|have to) (?:also |now |probably |first |then |just |at least )?(?:update|add|change|make|remove|fix|include|create|rename|move|put|record|implement|refactor|try|do|set|drop|delete|revert|write)\b|^(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure)\b[,.!]?\s+(?:please|let'?s|do|don'?t|wait|go|just|then|so)\b|^(?:[a-d1-9]\)|\d+,)\s|^if that'?s (?:the case|true|so)\b",
+    )
+});
+/// "All project docs regarding the metadata objects should be documented": the same change,
+/// in the passive. What is to come ("every new endpoint", "any future schema") makes it a
+/// rule; "all" of what is there now does not.
+static PASSIVE_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^[^,;]*\b(?:should|needs? to|must) (?:also |now |first )?be (?:documented|updated|added|removed|created|fixed|changed|renamed|moved|refactored|implemented|deleted|cleaned up|rewritten|merged|reverted)\b[^,;]*$",
+    )
+});
+/// What is to come, not what is there.
+static TO_COME: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:new|future|every|each|any|whenever|always|from now on)\b"));
+/// Every case, not the one in hand.
+static EVERY_CASE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:any|every|all|each|wherever|whenever|everywhere|everything)\b"));
 /// What points at the task of the moment: "this", "that", an issue or PR link.
 static POINTS_AT_TASK: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:this|that)\b|https?://\S+/(?:issues|pull|pulls)/\d+"));
@@ -62,7 +88,10 @@ pub fn places(body: &str) -> bool {
 
 /// Is the sentence an order in one of these forms?
 pub fn is_order_form(body: &str) -> bool {
-    SEQUENCED.is_match(body) || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body)
+    SEQUENCED.is_match(body)
+        || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body)
+        || WORK_CHANGE.is_match(body) && !EVERY_CASE.is_match(body)
+        || PASSIVE_CHANGE.is_match(body) && !TO_COME.is_match(body)
 }
 
 /// The sentence without an incident's "never", for the test of a standing rule.
@@ -85,5 +114,28 @@ mod tests {
         assert!(places("Add a README into the e2e dir instead of in the global README."));
         assert!(places("Put the fixtures next to the tests rather than under `testdata/`"));
         assert!(!places("Return early instead of nesting the loop."));
+        for change in [
+            "We should update the banner to also have a check mark in front",
+            "We need to make handleSessionStart the Claude one",
+            "Yes please commit, then we should do a refactor",
+            "No don't set it, let's see if it keeps happening",
+            "No wait, so this branch adds the agent to logging",
+            "B) why we have a fallback if it's not going to work",
+            "3, but enabled by default",
+            "If that's the case we need to rename the handler",
+            "All project docs regarding the various file system metadata objects should be documented.",
+        ] {
+            assert!(is_order_form(change), "{change}");
+        }
+        for rule in [
+            "We should add the agent name to any logging",
+            "We should be using the strong types wherever we can",
+            "We should not display AGENTS.md for Copilot instructions",
+            "No one deploys on Fridays",
+            "Every new endpoint should be documented in the OpenAPI file.",
+            "Internal changes are never breaking changes.",
+        ] {
+            assert!(!is_order_form(rule), "{rule}");
+        }
     }
 }

@@ -240,6 +240,8 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
         let mut any = false;
         // The agent's last words before the user's turn: the options a pick answers.
         let mut agent_said: Option<&str> = None;
+        // The user's last turn asked the agent to remember something.
+        let mut asked_to_remember = false;
         for turn in &session.turns {
             if turn.role == Role::Assistant
                 && turn.kind == TurnKind::Conversation
@@ -247,8 +249,36 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             {
                 agent_said = Some(&turn.text);
             }
+            // What the agent wrote into its memory folder because the user asked it to.
+            if asked_to_remember
+                && turn.role == Role::Assistant
+                && turn.kind == TurnKind::ToolNoise
+                && let Some(lines) = super::remembered::memory_write(&turn.text)
+                && turn.time.is_none_or(|at| seen.insert((at, text_hash(&turn.text))))
+            {
+                let at = turn.time.unwrap_or(now);
+                let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
+                for (index, text) in lines.into_iter().enumerate() {
+                    let date = local_date(at, tz);
+                    let form = TurnForm::default();
+                    let source = source.clone();
+                    heard.sentences.push(Said {
+                        text,
+                        at,
+                        date,
+                        source,
+                        index,
+                        note: true,
+                        form,
+                        confirmed: true,
+                    });
+                }
+            }
             if turn.role != Role::User {
                 continue;
+            }
+            if turn.kind != TurnKind::ToolNoise {
+                asked_to_remember = super::remembered::asks_to_remember(&turn.text);
             }
             let offered = if turn.kind == TurnKind::Conversation { agent_said.take() } else { None };
             if let Some(at) = turn.time
