@@ -376,3 +376,42 @@ fn a_pick_among_the_agents_options_is_a_decision_and_an_answer_to_nothing_is_not
         fact_lines(memory.path())
     );
 }
+
+#[test]
+fn what_the_user_asked_to_remember_and_the_agent_wrote_to_memory_is_kept_and_a_write_unasked_is_not() {
+    let rule = "- **Every new `@Entity()` MUST have a corresponding `CREATE TABLE` migration** — check `migrations/` before merging";
+    let story = "- Phase 14 hit this exact bug on staging, fixed in PR #186";
+    let edit = |id: &str, text: String| {
+        serde_json::json!({"type": "assistant", "timestamp": "2026-02-22T10:01:00Z", "message": {"role": "assistant",
+            "content": [{"type": "tool_use", "id": id, "name": "Edit", "input": {
+                "file_path": "/home/dev/.claude/projects/-app/memory/MEMORY.md",
+                "old_string": "# Memory", "new_string": text}}]}})
+    };
+    let entries = [
+        serde_json::json!({"type": "user", "timestamp": "2026-02-22T10:00:00Z",
+            "message": {"role": "user", "content": "ok please make sure to memorize the setup so this never repeats"}}),
+        edit("t1", format!("# Memory\n## Migrations\n{rule}\n{story}\n")),
+        serde_json::json!({"type": "user", "timestamp": "2026-02-22T10:05:00Z",
+            "message": {"role": "user", "content": "thanks, now rerun the e2e suite"}}),
+        // The agent writes to memory on its own: its guess, not the user's word.
+        edit("t2", "# Memory\n- Never run the e2e suite without the staging token loaded\n".to_string()),
+    ];
+    let text: String = entries.iter().map(|e| format!("{e}\n")).collect();
+    let file = SessionFile {
+        id: "s".into(),
+        path: PathBuf::from("s.jsonl"),
+        modified_at: "2026-02-22T10:06:00Z".parse().unwrap(),
+    };
+    let memory = tempfile::tempdir().unwrap();
+    dream(memory.path(), &[parse_session(file, &text, SessionFormat::Claude)], "2026-02-23T00:00:00Z");
+    let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, l)| l).collect();
+    assert!(
+        // The order for the task that trails the rule ("— check … before merging") goes.
+        lines.iter().any(|l| l
+            == "- Every new `@Entity()` MUST have a corresponding `CREATE TABLE` migration (2026-02-22)."),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("Phase 14") || l.contains("staging token")), "{lines:?}");
+    let index = std::fs::read_to_string(memory.path().join("MEMORY.md")).unwrap();
+    assert!(index.contains("CREATE TABLE"), "a rule the user asked to keep leads its topic's hook:\n{index}");
+}

@@ -69,14 +69,15 @@ impl TurnForm {
     /// an analysis the agent wrote, quoted back): several sentences, not one of which has a
     /// person in it or gives an order, that name identifiers and explain or advise
     /// ("When a file has staged changes, calculateAtStart reads from the index … This causes
-    /// user edits to be undercounted."), or that are mostly about identifiers. People type
-    /// project facts impersonally too, but one at a time, not as an explanation in paragraphs.
+    /// user edits to be undercounted."). People type project facts impersonally too, many
+    /// identifiers and all ("ViewModel tests are plain unit tests in src/test, using Turbine
+    /// …"), but as statements, not as an explanation that argues.
     pub fn is_document(&self) -> bool {
         self.sentences >= 2
             && self.personal == 0
             && self.orders == 0
-            && ((self.explanations >= 1 && self.ident_sentences >= 1)
-                || (self.ident_sentences >= 2 && self.ident_sentences * 5 >= self.sentences * 3))
+            && self.explanations >= 1
+            && self.ident_sentences >= 1
     }
 }
 
@@ -388,8 +389,8 @@ mod tests {
              changes, the unstaged ones are not counted. This causes user contributions to be undercounted.",
             "AllProtectedDirs() holds registryMu.RLock() while invoking factory(). Calling external \
              code while holding the lock risks deadlocks. Consider copying the factories under the lock.",
-            "The RunGitCommand function is defined in testenv.go but never called. A grep for \
-             env.RunGitCommand returns no matches.",
+            "The RunGitCommand function is defined in testenv.go but never called. However, \
+             a grep for env.RunGitCommand returns no matches.",
         ] {
             assert!(form(pasted).is_document(), "{pasted}");
         }
@@ -400,6 +401,9 @@ mod tests {
             "The trailer is `Checkpoint:`. Use `git log --grep` to find it. This means no parsing.",
             // Impersonal facts one after another, with no identifier: how people state them.
             "Deploys go out on Tuesdays. The staging server is rebuilt every night.",
+            // Facts typed tersely, identifiers and all: statements, no argument.
+            "No. ViewModel tests are plain unit tests in src/test, using Turbine for flows and a \
+             MainDispatcherRule. AndroidTest is only for Compose UI tests.",
             // One sentence is no document.
             "The validation package is now the single source of truth for `CheckpointID`.",
         ] {
