@@ -85,6 +85,19 @@ fn fact_lines(memory: &Path) -> Vec<(String, bool, String)> {
     out
 }
 
+/// One dream over one Claude Code transcript made of `entries`, last modified at `modified`.
+fn dream_claude_entries(entries: &[serde_json::Value], modified: &str, now: &str) -> tempfile::TempDir {
+    let text: String = entries.iter().map(|e| format!("{e}\n")).collect();
+    let file = SessionFile {
+        id: "s".into(),
+        path: PathBuf::from("s.jsonl"),
+        modified_at: modified.parse().unwrap(),
+    };
+    let memory = tempfile::tempdir().unwrap();
+    dream(memory.path(), &[parse_session(file, &text, SessionFormat::Claude)], now);
+    memory
+}
+
 fn current_holding(memory: &Path, words: &[&str]) -> Vec<String> {
     fact_lines(memory)
         .into_iter()
@@ -358,14 +371,7 @@ fn a_pick_among_the_agents_options_is_a_decision_and_an_answer_to_nothing_is_not
         serde_json::json!({"type": "user", "timestamp": "2026-02-01T10:03:00Z",
             "message": {"role": "user", "content": "B."}}),
     ];
-    let text: String = entries.iter().map(|e| format!("{e}\n")).collect();
-    let file = SessionFile {
-        id: "s".into(),
-        path: PathBuf::from("s.jsonl"),
-        modified_at: "2026-02-01T10:03:00Z".parse().unwrap(),
-    };
-    let memory = tempfile::tempdir().unwrap();
-    dream(memory.path(), &[parse_session(file, &text, SessionFormat::Claude)], "2026-02-02T00:00:00Z");
+    let memory = dream_claude_entries(&entries, "2026-02-01T10:03:00Z", "2026-02-02T00:00:00Z");
     let lines = current_holding(memory.path(), &["Chosen"]);
     assert_eq!(
         lines,
@@ -396,14 +402,7 @@ fn what_the_user_asked_to_remember_and_the_agent_wrote_to_memory_is_kept_and_a_w
         // The agent writes to memory on its own: its guess, not the user's word.
         edit("t2", "# Memory\n- Never run the e2e suite without the staging token loaded\n".to_string()),
     ];
-    let text: String = entries.iter().map(|e| format!("{e}\n")).collect();
-    let file = SessionFile {
-        id: "s".into(),
-        path: PathBuf::from("s.jsonl"),
-        modified_at: "2026-02-22T10:06:00Z".parse().unwrap(),
-    };
-    let memory = tempfile::tempdir().unwrap();
-    dream(memory.path(), &[parse_session(file, &text, SessionFormat::Claude)], "2026-02-23T00:00:00Z");
+    let memory = dream_claude_entries(&entries, "2026-02-22T10:06:00Z", "2026-02-23T00:00:00Z");
     let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, l)| l).collect();
     assert!(
         // The order for the task that trails the rule ("— check … before merging") goes.

@@ -133,19 +133,17 @@ static LINE_REF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:lines?|ln\.?)\s+\d+|\bL\d+(?:-L?\d+)?\b|\w\.[a-z]{1,5}:\d+|#L\d+")
         .expect("valid regex")
 });
-/// Formal advice or explanation, written about the code rather than to the agent.
+/// The explanation of a review or an analysis: advice, a consequence, a turn of the argument
+/// ("Consider …", "This causes …", "However, …").
+const EXPLAINS: &str = r"consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would)|these \w+ (?:are|could|can|may|should)|(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),";
+static EXPLANATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("(?i)^(?:{EXPLAINS})")).expect("valid regex"));
+/// Formal advice or explanation, written about the code rather than to the agent: the
+/// explanations above, and statements about "the X" or "a X" in the third person.
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^(?:consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would)|these \w+ (?:are|could|can|may|should)|the (?:\w+ ){1,3}(?:is|are|was|were|does|did|has|returns|calls|uses|contains|should|could|can|may|will) |an? (?:\w+ ){1,3}(?:is|are|can|could|may|should) |(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),)",
-    )
-    .expect("valid regex")
-});
-/// The narrower explanation of a review or an analysis: advice, a consequence, a turn of the
-/// argument ("Consider …", "This causes …", "However, …").
-static EXPLANATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^(?:consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would)|these \w+ (?:are|could|can|may|should)|(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),)",
-    )
+    Regex::new(&format!(
+        r"(?i)^(?:{EXPLAINS}|the (?:\w+ ){{1,3}}(?:is|are|was|were|does|did|has|returns|calls|uses|contains|should|could|can|may|will) |an? (?:\w+ ){{1,3}}(?:is|are|can|could|may|should) )"
+    ))
     .expect("valid regex")
 });
 /// Markup a prompt box does not invite: headings, bullets, tables, bold, links.

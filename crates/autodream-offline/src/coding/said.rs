@@ -54,6 +54,21 @@ pub struct Said {
     pub confirmed: bool,
 }
 
+impl Said {
+    /// A statement as deliberate as a daily-log note (a plan's check commands, a pick among
+    /// options, what the user asked to be remembered): kept whole, its turn's form not weighed.
+    fn deliberate(
+        text: String,
+        at: Timestamp,
+        date: Date,
+        source: SaidIn,
+        index: usize,
+        confirmed: bool,
+    ) -> Said {
+        Said { text, at, date, source, index, note: true, form: TurnForm::default(), confirmed }
+    }
+}
+
 /// What the gathering saw, for the dream's summary.
 #[derive(Debug, Default)]
 pub struct Heard {
@@ -259,19 +274,14 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
                 let at = turn.time.unwrap_or(now);
                 let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
                 for (index, text) in lines.into_iter().enumerate() {
-                    let date = local_date(at, tz);
-                    let form = TurnForm::default();
-                    let source = source.clone();
-                    heard.sentences.push(Said {
+                    heard.sentences.push(Said::deliberate(
                         text,
                         at,
-                        date,
-                        source,
+                        local_date(at, tz),
+                        source.clone(),
                         index,
-                        note: true,
-                        form,
-                        confirmed: true,
-                    });
+                        true,
+                    ));
                 }
             }
             if turn.role != Role::User {
@@ -296,16 +306,15 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
                             && let Some(statement) = super::plans::verification(&turn.text)
                         {
                             let at = turn.time.unwrap_or(now);
-                            heard.sentences.push(Said {
-                                text: statement,
+                            let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
+                            heard.sentences.push(Said::deliberate(
+                                statement,
                                 at,
-                                date: local_date(at, tz),
-                                source: SaidIn::Session { id: session.file.id.clone(), line: turn.line },
-                                index: 0,
-                                note: true,
-                                form: TurnForm::default(),
-                                confirmed: false,
-                            });
+                                local_date(at, tz),
+                                source,
+                                0,
+                                false,
+                            ));
                         }
                         continue;
                     }
