@@ -29,10 +29,24 @@ fn main() {
         let session = parse_session(file, &text, SessionFormat::Auto);
         let heard = said::hear(std::slice::from_ref(&session), &[], now, &tz);
         for s in &heard.sentences {
-            let Verdict::Keep(kept) = durable::judge(&s.text, s.date, s.note) else { continue };
             let SaidIn::Session { line, .. } = s.source else { continue };
+            let kept = match durable::judge(&s.text, s.date, s.note) {
+                Verdict::Keep(kept) => kept,
+                // With `FEATURES_DROPPED=1`, what the rules drop is shown too, with the reason.
+                Verdict::Drop(why) => {
+                    if std::env::var_os("FEATURES_DROPPED").is_some() {
+                        let row = serde_json::json!({"source": name, "line": line, "dropped": format!("{why:?}"), "sentence": s.text});
+                        println!("{row}");
+                    }
+                    continue;
+                }
+            };
             // What the engine drops as pasted text is never scored.
-            if pasted::reads_as_pasted(&s.text, &s.form) {
+            if pasted::reads_as_pasted(&s.text, &s.form) || s.form.is_document() {
+                if std::env::var_os("FEATURES_DROPPED").is_some() {
+                    let row = serde_json::json!({"source": name, "line": line, "dropped": "Pasted", "sentence": s.text});
+                    println!("{row}");
+                }
                 continue;
             }
             let e = Evidence { sentence: &s.text, index: s.index, form: &s.form, kind: kept.kind };

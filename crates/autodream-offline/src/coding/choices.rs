@@ -131,6 +131,11 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
         return None;
     }
     let chosen = offers.iter().find(|o| o.label == label)?;
+    // With neither the question nor a description, the option's title alone ("Show the
+    // current branch") says nothing a later session can place.
+    if question.is_none() && chosen.detail.is_none() {
+        return None;
+    }
     let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
     // The label meant something only beside the agent's list.
     let chose = format!("Chosen: {}", chosen.title);
@@ -147,6 +152,12 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     ]
     .into_iter()
     .find(|line| line.chars().count() <= MAX_CHARS)
+}
+
+/// Is this memo a pick ("… Chosen: X: …; not Y")? What was chosen and what it was chosen over
+/// are one decision: its clauses stand or fall together.
+pub fn is_pick(text: &str) -> bool {
+    text.starts_with("Chosen: ") || text.contains("? Chosen: ")
 }
 
 /// The first prose sentence under an option's heading, before the next option or a blank
@@ -245,9 +256,13 @@ mod tests {
         // Columns of a listing under an option are no description of it.
         let listing = "**Option A — Show the current branch**\n\nBranch        Description\n\n\
                        **Option B — Show the original branch**\n\nSimple and historical.";
+        assert_eq!(decision(listing, "A"), None, "no question and no description: nothing to place");
+        let described = listing.replace("Branch        Description", "Shows where the session is now.");
         assert_eq!(
-            decision(listing, "A").as_deref(),
-            Some("Chosen: Show the current branch; not Show the original branch.")
+            decision(&described, "A").as_deref(),
+            Some(
+                "Chosen: Show the current branch: Shows where the session is now; not Show the original branch."
+            )
         );
     }
 }

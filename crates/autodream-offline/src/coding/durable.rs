@@ -316,6 +316,13 @@ fn is_cut_short(text: &str) -> bool {
     !t.ends_with(['.', '!', '?', '。', '！', '？', ')', '）', '`', '"', '”']) && CUT_SHORT.is_match(t)
         || t.ends_with(':')
         || t.ends_with('：')
+        || opens_an_aside_it_never_closes(t)
+}
+
+/// "(don't add too many, just the core issue(s)": a sentence that opens with a parenthesis it
+/// never closes was cut out of something longer.
+fn opens_an_aside_it_never_closes(text: &str) -> bool {
+    text.starts_with('(') && text.matches('(').count() > text.matches(')').count()
 }
 
 fn has_hash(text: &str) -> bool {

@@ -324,7 +324,8 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             if !updates::supersedes(&text, &old.text) {
                 continue;
             }
-            let parts = kinds::clauses(&old.text);
+            let parts =
+                if choices::is_pick(&old.text) { vec![old.text.as_str()] } else { kinds::clauses(&old.text) };
             // A clause that speaks of the replaced thing by pronoun ("ask her before …") goes
             // with it.
             let (gone, stay): (Vec<&str>, Vec<&str>) =

@@ -7,16 +7,17 @@
 //! | class | example | dropped as |
 //! |---|---|---|
 //! | a step in an argument | "However, accumulatedUserAdded includes edits to ALL files", "This means …", "Like it can only …", "I figure we need to …", "From what I've observed …" | not durable |
-//! | a bug report | "The author of the checkpoint commits is not set correctly" | status |
+//! | a bug report, or what a run showed | "The author of the checkpoint commits is not set correctly", "The list command does not display …" | status |
 //! | an estimate | "The conflict resolution shouldn't be too hard" | status |
 //! | review text, by its lead or its advice | "Based on the PR changes and the function rename, …", "…, consider removing these fields" | pasted |
-//! | the state of the work | "We are still mid-session debugging", "There is a PR review comment" | status |
-//! | a bare refusal, of what is on screen | "I don't want any padding" | one-off request |
+//! | the state of the work, or what it lacked | "We are still mid-session debugging", "There is a PR review comment", "We didn't have a local branch …" | status |
+//! | a bare refusal, of what is on screen | "I don't want any padding", "…, no need to deprecate it" | one-off request |
 //! | a walk through the code | "In setup.go we now call strategy.OpenRepository()" | status |
 //! | a phrase without its clause | "Instead of \"Another sessions...\"", "Is currently in Preview" | not durable |
-//! | a proposal weighed | "One approach is to compare …", "We could use something like …", "It would be good to …" | not durable |
-//! | a pointer at the work in hand | "… the session logs for each of these commits", "I do need to use that method: …", "Let's do the one here as well" | not durable |
-//! | a question typed without its mark | "What was the trigger (manual vs auto)" | question |
+//! | a proposal weighed | "One approach is to compare …", "We could use something like …", "It would be good to …", "If we use flags, we can …" | not durable |
+//! | a pointer at the work in hand | "… the session logs for each of these commits", "I do need to use that method: …", "Let's do the one here as well", "Don't give it a number" | not durable |
+//! | an example, a step of the plan, a conclusion | "E.g. commit hook, …", "Then we look at 50 commits …", "… should use its own path then" | not durable |
+//! | a question typed without its mark, or confusion | "What was the trigger (manual vs auto)", "\"…\" <- I don't understand what you mean" | question |
 //!
 //! A sentence with a standing word ("always", "never", "in this repo") is left to the rules
 //! whatever its form: "However, we always squash" is a rule.
@@ -35,17 +36,35 @@ static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|i (?:get|understand|see|know|realise|realize) that|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe)|i (?:figure|reckon|guess|suppose|wonder)|i (?:don'?t|do not) know (?:if |whether )?i\b|from what i(?:'ve| have)? (?:seen|observed|read|understand|can tell)|just to be sure|really,? we)\b",
     )
 });
-/// "X is not set correctly", "Y is missing the props …".
+/// "E.g. commit hook, I want …": an example of the sentence before; "Then we look at 50
+/// commits …", "Next I run …": a step of the plan being worked out.
+static EXAMPLE_OR_STEP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:e\.g\.|i\.e\.|for example\b|for instance\b|(?:then|next|after that|afterwards),? (?:we|i) \w+)",
+    )
+});
+/// "The test-repo skill should use its own path then": a conclusion drawn from what was just
+/// said ("… before then" is a time, not a conclusion).
+static ANSWER_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(\w+),?\s+then[.!]*$"));
+
+fn ends_in_a_conclusion(s: &str) -> bool {
+    ANSWER_TAIL.captures(s).is_some_and(|c| {
+        let before = c[1].to_lowercase();
+        !matches!(before.as_str(), "before" | "by" | "until" | "till" | "since" | "from" | "after")
+    })
+}
+/// "X is not set correctly", "Y is missing the props …"; what a run showed: "The list command
+/// does not display …", "Running the CI task shows a bunch of errors", "… are not cleared".
 static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b",
+        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile)(?:s|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b",
     )
 });
 /// "We are still mid-session debugging", "I just closed this session", "There is a PR review
-/// comment": the state of the work.
+/// comment", "Copilot has done its review, it's left some comments": the state of the work.
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^(?:we|i) (?:were|was|are|am|'re|'m) (?:working|looking) on\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b",
+        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^(?:we|i) (?:were|was|are|am|'re|'m) (?:working|looking) on\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b|\b(?:has|have|'s|'ve) (?:done|finished|completed) (?:its|their|his|her|the|a) (?:review|pass|run)\b|\b(?:has|have|'s|'ve) left (?:some|a few|a couple of|more|two|three|\d+) (?:comments|notes|suggestions)\b|\bsince the (?:pr|branch|issue|ticket) was (?:raised|opened|created|made|cut)\b|^(?:we|i) (?:didn'?t|did not|hadn'?t|had not) (?:have|see|get|know|notice|realise|realize)\b|^(?:we|i) (?:wasn'?t|weren'?t|was not|were not) (?:able|sure|aware)\b",
     )
 });
 /// "In setup.go we now call strategy.OpenRepository()": what a source file does today, read
@@ -59,7 +78,7 @@ static CODE_WALK: LazyLock<Regex> = LazyLock::new(|| {
 /// to stand beyond it ("… in commit messages" would be one).
 static BARE_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need|like) (?:any|those|these|that|this) [\w-]+(?: [\w-]+)?[.!]*$|^i (?:want|need) no [\w-]+[.!]*$|^we (?:don'?t|do not) need to \w+(?: (?:it|this|that|them|now|yet|anymore))?[.!]*$",
+        r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need|like) (?:any|those|these|that|this) [\w-]+(?: [\w-]+)?[.!]*$|^i (?:want|need) no [\w-]+[.!]*$|^we (?:don'?t|do not) need to \w+(?: (?:it|this|that|them|now|yet|anymore))?[.!]*$|\bno need to \w+ (?:it|this|that|them)\b",
     )
 });
 /// "…, which is obviously different if …": an explanation argued to the agent.
@@ -90,10 +109,11 @@ static PHRASE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$|^(?:is|are|was|were)\s+(?:currently|still|now|already|also|probably)\b|^(?:since|because|although|though|whereas|unless|to \w+)\b[^,;]*$"#,
     )
 });
-/// "One approach is to …", "We could use …", "Maybe we …": an option weighed, not chosen.
+/// "One approach is to …", "We could use …", "Maybe we …", "If we use flags, we can …": an
+/// option weighed, not chosen.
 static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b|^it would be (?:good|nice|great|better|cool) to\b|^(?:we )?need (?:a|an|to have a) (?:little |quick |small |more robust )?(?:patch|fix|solution|way|workaround)\b|^we need to have a\b",
+        r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b|^it would be (?:good|nice|great|better|cool) to\b|^(?:we )?need (?:a|an|to have a) (?:little |quick |small |more robust )?(?:patch|fix|solution|way|workaround)\b|^we need to have a\b|^if we [^,;]{3,80},? we (?:can|could|would|might)\b|\b(?:we|you) (?:may|might) want to\b",
     )
 });
 /// "… for each of these commits", "use that method", "this branch adds …", "the one here":
@@ -101,13 +121,14 @@ static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
 /// cannot see. (The project itself is no such piece: "this repo", "this codebase" are scope.)
 static WORK_IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?:continue|stop|start) here\b",
+        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
     )
 });
-/// "What was the trigger (…)": a question without its mark.
+/// "What was the trigger (…)": a question without its mark; "\"…\" <- I don't understand what
+/// you mean": the user's confusion about what the agent wrote asks a question too.
 static BARE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:what|which|who|why|how|where|when) (?:was|is|are|were|do|does|did|should|would|could|can|will)\b",
+        r"(?i)^(?:what|which|who|why|how|where|when) (?:was|is|are|were|do|does|did|should|would|could|can|will)\b|\bi (?:don'?t|do not) (?:understand|get) (?:what|why|how|this|that|it)\b|\bnot sure what you mean\b|\bwhat do you mean\b",
     )
 });
 
@@ -122,7 +143,10 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if PHRASE_ONLY.is_match(bare.trim()) {
         return Some(Dropped::NotDurable);
     }
-    if STRONG_STANDING.is_match(s) {
+    // A standing word in quotes is mentioned, not meant: "… ensure it's definitely \"always\"
+    // addressed".
+    static QUOTED_WORD: LazyLock<Regex> = LazyLock::new(|| re(r#"["'“‘]\w+["'”’]"#));
+    if STRONG_STANDING.is_match(&QUOTED_WORD.replace_all(s, "")) {
         return None;
     }
     if REVIEW_LEAD.is_match(s) {
@@ -131,7 +155,12 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if BARE_QUESTION.is_match(s) {
         return Some(Dropped::Question);
     }
-    if ARGUMENT_STEP.is_match(s) || PROPOSAL.is_match(s) || ARGUED.is_match(s) {
+    if ARGUMENT_STEP.is_match(s)
+        || EXAMPLE_OR_STEP.is_match(s)
+        || ends_in_a_conclusion(s)
+        || PROPOSAL.is_match(s)
+        || ARGUED.is_match(s)
+    {
         return Some(Dropped::NotDurable);
     }
     if REVIEW_ADVICE_ANYWHERE.is_match(s) {
@@ -170,6 +199,27 @@ mod tests {
                 Dropped::Status,
             ),
             ("The conflict resolution shouldn't be too hard", Dropped::Status),
+            (
+                "Entire session list command does not display the checkpoints of the sessions that are not active",
+                Dropped::Status,
+            ),
+            ("Running `mise run test:ci` shows a bunch of errors in the integration tests", Dropped::Status),
+            (
+                "After condensation, state.PromptAttributions and state.Pending are not cleared",
+                Dropped::Status,
+            ),
+            ("The --long status output displays \"Local, enabled ()\", which is confusing", Dropped::Status),
+            ("If we use flags, we can track the usage via metrics more easily", Dropped::NotDurable),
+            ("Copilot has done its review as well, it's left some comments", Dropped::Status),
+            ("At some future point we may want to cache the checkpoint relationships", Dropped::NotDurable),
+            (
+                "We need to have a more robust solution to ensure it's definitely \"always\" addressed",
+                Dropped::NotDurable,
+            ),
+            (
+                "\"if staged files overlap with Claude's work\" <- I don't understand what you mean",
+                Dropped::Question,
+            ),
             ("I figure we need to create the agent Type and rewire everything anyway", Dropped::NotDurable),
             ("From what I've observed the agent takes the shortest path to code", Dropped::NotDurable),
             ("I don't know I agree with its proposed solution though", Dropped::NotDurable),
@@ -252,6 +302,15 @@ mod tests {
                 "These should be redirected to a discard sink (e.g., an opened handle to /dev/null) rather than left as nil when detached",
                 Dropped::Pasted,
             ),
+            ("E.g. commit hook, I want the notification that the reviewer is done", Dropped::NotDurable),
+            (
+                "Then we look at 50 commits in entire/sessions and get what is linked there",
+                Dropped::NotDurable,
+            ),
+            ("The test-repo skill should use its own path then", Dropped::NotDurable),
+            ("Remove it completely, no need to deprecate it", Dropped::Request),
+            ("We didn't have a local branch entire/sessions", Dropped::Status),
+            ("Don't give it a number and it needs no date or status in the file", Dropped::NotDurable),
         ] {
             assert_eq!(of_the_moment(said), Some(why), "{said}");
         }
@@ -279,6 +338,15 @@ mod tests {
             "The grafana dashboard is deployed here: https://grafana.example.com/",
             "Do not wrap long lines in the markdown as that ruins the rendering on GitHub.",
             "Each commit that has a trailer is linked to its checkpoint.",
+            "If error is type of cli.SilentError, do not print anything.",
+            "The CLI prints a usage line and exits with 2 on a bad flag, by design.",
+            "If you need a database locally, run `make db`.",
+            "First we build the docs, then we deploy them with `make publish`.",
+            "We didn't pick Kafka because the ops team cannot run it.",
+            "Don't use the ORM for reports; write the SQL by hand.",
+            "There is no need to run the e2e suite locally, CI does it on every PR.",
+            "The team changed this to use the entire cli in the path.",
+            "Imogen approves copy changes, and the freeze is on the 20th, so tweaks need to be in before then.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");
         }

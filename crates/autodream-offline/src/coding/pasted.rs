@@ -162,6 +162,39 @@ static ASKS: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
+/// A symbol of the code written bare, as a review or the agent writes about code: a member of
+/// a value ("state.PromptAttributions", "cfg.Raw") or a call weighs two; camelCase and
+/// snake_case weigh one, since people type the names of libraries and tables that way too
+/// ("StateFlow", "order_db"). What the user put in a code span is not counted: typing one is a
+/// deliberate act.
+static MEMBER_OR_CALL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[a-z]\.[A-Z]|\w\(").expect("valid regex"));
+static CASED_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[a-z][A-Z]|[A-Z]{3,}[a-z]{2}|[a-z0-9]_[a-z0-9]").expect("valid regex"));
+static CODE_SPAN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`[^`]*`").expect("valid regex"));
+
+/// "After condensation in PostCommit, state.PromptAttributions … are not cleared": a sentence
+/// where no person speaks, that gives no order and states no rule, and that is made of bare
+/// code symbols (weight four or more) is a description of the code as a review or the agent's
+/// analysis words it, wherever in the sentence the symbols stand.
+fn describes_code(sentence: &str, personal: bool) -> bool {
+    // A rule is the user's, however many symbols it names ("… always timezone.now(), never
+    // datetime.now() …").
+    if personal
+        || IMPERATIVE.is_match(sentence)
+        || STANDING_IMPERATIVE.is_match(sentence)
+        || super::kinds::is_rule(sentence)
+    {
+        return false;
+    }
+    let bare = CODE_SPAN.replace_all(sentence, " ");
+    let weight: usize = bare
+        .split_whitespace()
+        .map(|t| if MEMBER_OR_CALL.is_match(t) { 2 } else { usize::from(CASED_NAME.is_match(t)) })
+        .sum();
+    weight >= 4
+}
+
 /// An identifier: camelCase, snake_case, a call, a path, a code span.
 static IDENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^`|[a-z][A-Z]|\w_\w|\w\(|\(\)|\w[./:]\w|^--?\w|::").expect("valid regex"));
@@ -252,6 +285,7 @@ pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
         || REVIEW_ADVICE.is_match(sentence)
         || DIAGNOSTIC.is_match(sentence))
         && !personal)
+        || describes_code(sentence, personal)
         || (LINE_REF.is_match(sentence) && identifier_share(sentence) > 0.0 && form.line_refs > 0)
 }
 
@@ -286,6 +320,9 @@ mod tests {
             "The comment on lines 212-213 is outdated.",
             "The testenv.go comment claims the env var bypasses agent installation checks.",
             "LoadEntireSettings applies a default when strategy is empty.",
+            "After condensation in PostCommit, state.PromptAttributions and state.PendingPromptAttribution are not cleared.",
+            "Including APIKey in EventPayload means spawnDetachedAnalytics() passes the key as an argument.",
+            "Cfg.Raw.Section(\"commit\").SetOption(\"gpgsign\", \"false\") assumes cfg.Raw is non-nil.",
         ] {
             assert!(reads_as_pasted(remark, &typed), "{remark}");
         }
@@ -293,6 +330,12 @@ mod tests {
             "The code should be formatted with gofmt before every commit.",
             "The test suite runs on every PR.",
             "The release branch is cut on Mondays.",
+            "We keep `checkpoint_count` readable but always write `steps_count`.",
+            "Keep backwards compatibility to read checkpoint_count but always write steps_count.",
+            "The session state lives in `.git/entire-sessions/` as JSON.",
+            "And make that a rule: always django.utils.timezone.now(), never datetime.now() anywhere.",
+            "ViewModel tests are plain unit tests in src/test, using Turbine and a MainDispatcherRule.",
+            "All new code uses StateFlow + collectAsStateWithLifecycle.",
         ] {
             assert!(!reads_as_pasted(rule, &typed), "{rule}");
         }

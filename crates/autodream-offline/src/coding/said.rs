@@ -397,7 +397,7 @@ fn push_sentences(
     form: TurnForm,
 ) {
     let mut sentences: Vec<String> = Vec::new();
-    for sentence in crate::text::split_sentences(prose) {
+    for sentence in crate::text::split_sentences(prose).into_iter().flat_map(split_before_order) {
         // "…, it can be a map we provide. Or not?": a tag question asks about the statement
         // before it, which is then a question too.
         match sentences.last_mut() {
@@ -411,6 +411,32 @@ fn push_sentences(
     for (index, text) in sentences.into_iter().enumerate() {
         out.push(Said { text, at, date, source: source.clone(), index, note, form, confirmed: false });
     }
+}
+
+/// A dash that turns to an order: "We are back - implement both, …", "The client id is X -
+/// you should update the .env.example". What follows the dash is a sentence of its own, so the
+/// order is judged as an order and the statement before it as a statement.
+static DASH_TO_ORDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s[-–—]\s+").expect("valid regex"));
+static YOU_SHOULD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:you|we) (?:should|need to|have to|must)\b").expect("valid regex"));
+
+fn split_before_order(sentence: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for m in DASH_TO_ORDER.find_iter(sentence) {
+        let after = &sentence[m.end()..];
+        let before = sentence[start..m.start()].trim();
+        // An order with a standing word is a rule that ends the sentence: "we are changing
+        // it to summarize - let's use US English everywhere" stays one statement.
+        let turns_to_order = (super::orders::IMPERATIVE.is_match(after) || YOU_SHOULD.is_match(after))
+            && !super::kinds::STRONG_STANDING.is_match(after);
+        if turns_to_order && before.split_whitespace().count() >= 2 {
+            parts.push(before);
+            start = m.end();
+        }
+    }
+    parts.push(sentence[start..].trim());
+    parts
 }
 
 /// A question that only asks whether the statement before it holds.
@@ -465,6 +491,27 @@ mod tests {
             ]
         );
         assert_eq!(out.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_dash_that_turns_to_an_order_ends_the_statement_before_it() {
+        assert_eq!(
+            split_before_order("The client id is 1645-abc - you should update this in the .env.example."),
+            ["The client id is 1645-abc", "you should update this in the .env.example."]
+        );
+        assert_eq!(
+            split_before_order("We are back - implement both, use the new field please."),
+            ["We are back", "implement both, use the new field please."]
+        );
+        // A dash before anything but an order, or after a single word, joins one sentence.
+        for one in [
+            "Use pnpm - never npm.",
+            "We now say summarize - let's make sure we're using US English everywhere.",
+            "Staging - the QA box - runs nightly.",
+            "Option - add it",
+        ] {
+            assert_eq!(split_before_order(one), [one]);
+        }
     }
 
     #[test]

@@ -63,6 +63,8 @@ fn requests_questions_status_and_chatter_are_dropped() {
         "yesss. brb my dog needs a walk",
         "afk for an hour, the CI needs to finish first",
         "ok can we please log a @.learnings/README.md entry and also make sure to memorize the setup",
+        // An aside cut out of a longer sentence.
+        "(don't add too many, just the core issue(s)",
     ] {
         assert_eq!(kept(s), None, "{s}");
     }
