@@ -414,3 +414,32 @@ fn what_the_user_asked_to_remember_and_the_agent_wrote_to_memory_is_kept_and_a_w
     let index = std::fs::read_to_string(memory.path().join("MEMORY.md")).unwrap();
     assert!(index.contains("CREATE TABLE"), "a rule the user asked to keep leads its topic's hook:\n{index}");
 }
+
+#[test]
+fn a_clause_left_by_a_supersession_stays_only_if_it_reads_on_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session(
+            "j1",
+            "2026-01-15T07:00:00Z",
+            &[
+                "Our CI runs on Jenkins, and releases are cut on Mondays by the release manager.",
+                "The nightly build runs on Jenkins, and then we look at 50 commits in the nightly branch and get what is linked there.",
+            ],
+        )],
+        "2026-01-15T08:00:00Z",
+    );
+    dream(
+        memory,
+        &[session("j2", "2026-02-02T02:40:00Z", &["We moved CI from Jenkins to CircleCI last week."])],
+        "2026-02-02T03:00:00Z",
+    );
+    let lines = fact_lines(memory);
+    // The lasting clause of the first statement stays current, as a line of its own.
+    assert_eq!(current_holding(memory, &["Releases are cut on Mondays"]).len(), 1, "{lines:#?}");
+    // The step of the moment that followed the replaced clause goes under Superseded with it.
+    assert!(current_holding(memory, &["50 commits"]).is_empty(), "{lines:#?}");
+    assert!(!superseded_holding(memory, "Jenkins").is_empty(), "{lines:#?}");
+}

@@ -483,10 +483,13 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         return Verdict::Drop(Dropped::NotDurable);
     }
     // The state of the moment ("pyproject is already converted") is left out, clause by
-    // clause; a sentence that is nothing else is dropped.
+    // clause, and so is a clause that is talk of the moment on its own ("…, and then we look
+    // at 50 commits"); a sentence that is nothing else is dropped.
     let text = if MOMENT.is_match(trimmed) && !STRONG_STANDING.is_match(trimmed) {
-        let lasting: Vec<&str> =
-            super::kinds::clauses(trimmed).into_iter().filter(|c| !MOMENT.is_match(c)).collect();
+        let lasting: Vec<&str> = super::kinds::clauses(trimmed)
+            .into_iter()
+            .filter(|c| !MOMENT.is_match(c) && super::moment::of_the_moment(c).is_none())
+            .collect();
         if lasting.is_empty() {
             return Verdict::Drop(Dropped::Status);
         }

@@ -328,8 +328,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 if choices::is_pick(&old.text) { vec![old.text.as_str()] } else { kinds::clauses(&old.text) };
             // A clause that speaks of the replaced thing by pronoun ("ask her before …") goes
             // with it.
-            let (gone, stay): (Vec<&str>, Vec<&str>) =
+            let (gone, mut stay): (Vec<&str>, Vec<&str>) =
                 parts.iter().partition(|c| updates::supersedes(&text, c) || PERSONAL_PRONOUN.is_match(c));
+            // What stays becomes a line of its own, so it must read as one: "and then we look
+            // at 50 commits …" was a step after the clause replaced, and goes with it.
+            stay.retain(|c| moment::of_the_moment(c).is_none());
             if !gone.is_empty() && !stay.is_empty() {
                 split_off.push(Memo {
                     text: terminate(&crate::render::capitalise_first(&stay.join("; "))),

@@ -127,3 +127,19 @@ fn the_future_as_a_scope_and_as_a_thing() {
     assert!(kept("Please write the changelog entry first in the future.").is_some());
     assert_eq!(kept("Let's roll back, they don't really need to exist in the future state."), None);
 }
+
+#[test]
+fn a_clause_of_the_moment_goes_with_the_state_of_the_moment() {
+    // The first clause is the state of the work, the second a step of the plan: no clause is
+    // left to keep.
+    let said = "The docs are already converted, and then we look at 50 commits in entire/sessions.";
+    assert!(matches!(judge(said, day(), false), Verdict::Drop(_)), "{said}");
+    // A lasting clause beside the state of the moment stays, alone.
+    match judge("The docs are already converted; we deploy the site from the gh-pages branch.", day(), false)
+    {
+        Verdict::Keep(k) => {
+            assert!(k.text.contains("gh-pages") && !k.text.contains("converted"), "{}", k.text)
+        }
+        Verdict::Drop(why) => panic!("dropped: {why:?}"),
+    }
+}
