@@ -26,7 +26,7 @@ use crate::text::is_cjk;
 
 use super::kinds::STRONG_STANDING;
 pub use super::kinds::{Dropped, Kind, UPDATE, is_rule, word_count};
-use super::orders::{IMPERATIVE, STANDING_IMPERATIVE};
+use super::orders::{STANDING_IMPERATIVE, is_imperative};
 
 /// A sentence judged worth keeping.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +52,7 @@ pub enum Verdict {
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
+        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -329,8 +329,49 @@ fn has_hash(text: &str) -> bool {
     HASH.find_iter(text).any(|m| (7..=40).contains(&m.as_str().len()))
 }
 
+/// A question by its word order, whatever its last mark ("Is our Phoenix work still valid.",
+/// "Shouldn't url be remote"): an auxiliary verb, then its subject.
+static AUX_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:is|are|was|were|am|do|does|did|have|has|had|can|could|would|will|shall|should|may|might|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|can'?t|couldn'?t|wouldn'?t|won'?t|shouldn'?t)\s+([\w'`./-]+)",
+    )
+});
+/// "What is …", "How do we …", "Why does …": a wh-word and an auxiliary.
+static WH_AUX: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:what|which|why|how|where|when|who|whose)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|shall|has|have|many|much|long|often|else|about)\b)",
+    )
+});
+
+/// Does the sentence ask by its word order: an auxiliary followed by its subject (not by a
+/// verb, "not" or an adverb: "Must use pnpm", "Do not push", "Can always rebase"), or a
+/// wh-word with its auxiliary?
+fn asks_by_word_order(text: &str) -> bool {
+    if WH_AUX.is_match(text) {
+        return true;
+    }
+    let Some(c) = AUX_FIRST.captures(text) else { return false };
+    let next = c[1].trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase();
+    !next.is_empty()
+        && !matches!(
+            next.as_str(),
+            "not"
+                | "never"
+                | "always"
+                | "also"
+                | "just"
+                | "only"
+                | "still"
+                | "be"
+                | "now"
+                | "then"
+                | "usually"
+        )
+        && !super::orders::is_verb(&next)
+}
+
 fn is_question(text: &str) -> bool {
-    if QUESTION_STATEMENT.is_match(text) {
+    if QUESTION_STATEMENT.is_match(text) || asks_by_word_order(text) {
         return true;
     }
     let t = text.trim_end();
@@ -521,7 +562,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let how_to = HOW_TO.is_match(body);
     // "Do not change the code yet": a limit on this task, not a rule.
     let for_now = FOR_NOW.is_match(trimmed) && !STRONG_STANDING.is_match(trimmed);
-    if for_now && (IMPERATIVE.is_match(body) || STANDING_IMPERATIVE.is_match(body)) {
+    if for_now && (is_imperative(body) || STANDING_IMPERATIVE.is_match(body)) {
         return Verdict::Drop(Dropped::Request);
     }
     // "Underneath the tagline, add a rendered SVG": an order after the place it goes.
@@ -533,7 +574,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let body = PLACE_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
     // "… and ensure this never repeats again": the incident's "never" makes no rule.
     let standing_words = super::orders::without_incident(trimmed);
-    let ordered = IMPERATIVE.is_match(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
+    let ordered = is_imperative(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
         || super::orders::is_order_form(body);
     if ordered && !STRONG_STANDING.is_match(&standing_words) && !super::orders::places(body) {
         // "Please write that as a table-driven test" is an order; with "always", "from now
@@ -549,7 +590,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         });
     }
     // "I'm raising the minimum to iOS 17": a change the user makes is news, not their moment.
-    let announces_change = update && has_value(trimmed) && !IMPERATIVE.is_match(body);
+    let announces_change = update && has_value(trimmed) && !is_imperative(body);
     if FIRST_PERSON_MOMENT.is_match(body)
         && !FIRST_PERSON_PREFERENCE.is_match(body)
         && !STRONG_STANDING.is_match(trimmed)

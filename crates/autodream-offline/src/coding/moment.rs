@@ -132,6 +132,32 @@ static BARE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "Seems the server is not correct", "It looks like the cache is stale", "Apparently …": an
+/// impression of the moment, not a fact.
+static IMPRESSION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:it |this |that )?(?:seems|looks like|appears|sounds like)\b|^apparently\b|^(?:i (?:noticed|saw|see|found|notice|realised|realized))\b",
+    )
+});
+/// "If I use Mistral, the results are not that great": what the user saw when they tried
+/// something, a report of the moment ("If we …" often states a rule, and is left to them).
+static TRIED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:but |and )?(?:if|when) i (?:use|try|run|open|click|do|go|test|call|start|load|type|enter|select|switch)\b",
+    )
+});
+/// "For this data we need to have it in a table": work asked for in the middle of a sentence.
+static NEED_TO_MIDWAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^[^,;:]{0,60}?\b(?:we|you) (?:need|have) to (?:have|make|add|use|change|show|put|get|do|fix|update|create|keep)\b",
+    )
+});
+/// Text cut out of a quotation: an odd number of straight double quotes ('If you have access
+/// to the server"').
+fn cut_from_a_quote(s: &str) -> bool {
+    s.matches('"').count() % 2 == 1
+}
+
 /// Why the sentence is of the moment, or `None` when it is left to the rules.
 pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     let s = sentence.trim();
@@ -140,7 +166,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     // B, etc.)" is one phrase).
     static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\([^()]*\)"));
     let bare = ASIDE.replace_all(s, "");
-    if PHRASE_ONLY.is_match(bare.trim()) {
+    if PHRASE_ONLY.is_match(bare.trim()) || cut_from_a_quote(s) {
         return Some(Dropped::NotDurable);
     }
     // A standing word in quotes is mentioned, not meant: "… ensure it's definitely \"always\"
@@ -169,8 +195,17 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if BARE_REFUSAL.is_match(s) {
         return Some(Dropped::Request);
     }
-    if BUG_REPORT.is_match(s) || ESTIMATE.is_match(s) || WORK_STATE.is_match(s) || CODE_WALK.is_match(s) {
+    if BUG_REPORT.is_match(s)
+        || ESTIMATE.is_match(s)
+        || WORK_STATE.is_match(s)
+        || CODE_WALK.is_match(s)
+        || IMPRESSION.is_match(s)
+        || TRIED.is_match(s)
+    {
         return Some(Dropped::Status);
+    }
+    if NEED_TO_MIDWAY.is_match(s) {
+        return Some(Dropped::Request);
     }
     if WORK_IN_HAND.is_match(s) {
         return Some(Dropped::NotDurable);
@@ -311,6 +346,11 @@ mod tests {
             ("Remove it completely, no need to deprecate it", Dropped::Request),
             ("We didn't have a local branch entire/sessions", Dropped::Status),
             ("Don't give it a number and it needs no date or status in the file", Dropped::NotDurable),
+            ("Seems the MCP server is not correct: when doing a query no data is returned", Dropped::Status),
+            ("It looks like the cache is stale after the deploy", Dropped::Status),
+            ("If I use Mistral the results are not that great", Dropped::Status),
+            ("For this kind of data we need to have it in a table format", Dropped::Request),
+            ("If you have access to the server\"", Dropped::NotDurable),
         ] {
             assert_eq!(of_the_moment(said), Some(why), "{said}");
         }
@@ -347,6 +387,8 @@ mod tests {
             "There is no need to run the e2e suite locally, CI does it on every PR.",
             "The team changed this to use the entire cli in the path.",
             "Imogen approves copy changes, and the freeze is on the 20th, so tweaks need to be in before then.",
+            "If we touch the schema, bump the version in the same PR.",
+            "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");
         }

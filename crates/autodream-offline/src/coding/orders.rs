@@ -13,18 +13,173 @@
 //! | where a kind of thing goes, said as an order | "Add a README into the e2e dir … instead of in the global README" |
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use crate::text::re;
 
-/// An order for the task at hand opens with its verb.
-pub static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+/// Words that come before an order's verb without changing it ("please", "ok", "now", "can
+/// you", "let's").
+static ORDER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |first |next,? |either |let'?s |go ahead and |can you |could you |can we |could we |shall we |you can |you could |maybe )*(?:add|fix|point|remove|delete|drop|rename|update|change|make|create|write|run|rerun|build|check|look|investigate|start|port|ship|push|pull|merge|squash|rebase|open|close|deploy|try|test|move|refactor|implement|set|show|tell|give|find|debug|clean|bump|mark|tag|send|ping|help|go|see|read|review|commit|install|generate|train|log|double-check|verify|confirm|continue|do|redo|revert|undo|copy|paste|print|dump|profile|benchmark|measure|split|extract|wire|hook|replace|switch|upgrade|downgrade|enable|disable|turn|restart|stop|kill|delegate|have|get|put|let|leave|keep|stick|finish|finalize|prepare|draft|summarise|summarize|explain|describe|list|compare|analy[sz]e|dig|grep|search|handle|address|resolve|sort|produce|hand|ask|note|validate|evaluate|assess|audit|research|explore|brainstorm)\b|^let'?s\s+\w|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
+        r"(?i)^(?:(?:please|pls|ok(?:ay)?|just|now|then|first|next|either|also|and|so|maybe|perhaps|go ahead and|can you|could you|would you|will you|can we|could we|shall we|you can|you could|you may|let'?s)\b[,:]?\s*)+",
     )
 });
+/// Orders whatever the verb: "let's …", "can you …", and the Chinese forms.
+static ORDER_FORM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |so |also )*(?:let'?s|can you|could you|would you|will you|can we|could we|shall we|go ahead and)\s+\w|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
+    )
+});
+/// English verbs in their base form (`data/verbs.txt`).
+static VERBS: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| crate::text::load_list(include_str!("../../data/verbs.txt")));
+/// Verbs said to get attention before a statement ("Wait, we …", "Look, …").
+const ATTENTION: &[&str] = &["wait", "look", "listen", "see", "hold", "remember", "note"];
+/// Verbs that take a whole clause as their object: after them a noun and its verb is still
+/// the order ("Make sure tests pass", "Check the build is green", "Verify CI is green").
+const CLAUSE_VERBS: &[&str] = &[
+    "make",
+    "ensure",
+    "check",
+    "verify",
+    "confirm",
+    "see",
+    "note",
+    "remember",
+    "assume",
+    "imagine",
+    "expect",
+    "say",
+    "tell",
+    "guess",
+    "suppose",
+    "pretend",
+    "double-check",
+    "mention",
+    "explain",
+    "keep",
+    "let",
+    "have",
+    "find",
+    "figure",
+    "investigate",
+];
+/// A verb's forms that show the word before them was its subject ("Testing is slow", "Build
+/// times are long").
+const FINITE: &[&str] = &[
+    "is",
+    "are",
+    "was",
+    "were",
+    "has",
+    "have",
+    "had",
+    "does",
+    "do",
+    "did",
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "must",
+    "may",
+    "might",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "doesn't",
+    "don't",
+    "didn't",
+    "won't",
+    "can't",
+    "cannot",
+    "shouldn't",
+    "hasn't",
+    "haven't",
+    "needs",
+    "seems",
+    "looks",
+    "lives",
+    "runs",
+    "goes",
+    "takes",
+    "breaks",
+    "fails",
+    "works",
+    "belongs",
+    "comes",
+    "gets",
+];
+/// Verbs of being somewhere or depending on something, never orders, that follow a plural
+/// subject ("Test files live in spec/").
+const STATIVE: &[&str] = &["live", "exist", "belong", "sit", "happen", "depend", "rely", "remain", "mean"];
+/// Words that begin the object of an order: after one of them the sentence is the order.
+const OBJECT_START: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "it", "them", "all", "every", "each", "any", "some",
+    "our", "my", "your", "its", "their", "me", "us", "him", "her", "to", "up", "out", "in", "on", "into",
+    "onto", "off", "over", "with", "without", "for", "from", "at", "by", "of", "as", "sure", "back", "down",
+    "away", "again", "both", "no", "not", "more", "less", "one", "two", "what", "how", "why", "whether",
+    "if", "where", "when", "which", "who",
+];
+
+/// Is `word` (lowercase) an English verb in its base form?
+pub fn is_verb(word: &str) -> bool {
+    VERBS.contains(word)
+}
+
+/// Does the sentence open with an order: an order's verb after the words that may lead it
+/// ("please", "ok", "now", "can you"), or "let's …"? A verb that is also a noun is read as the
+/// subject when its verb follows ("Test files live in spec/", "Build times are long").
+pub fn is_imperative(sentence: &str) -> bool {
+    let s = sentence.trim_start();
+    if ORDER_FORM.is_match(s) {
+        return true;
+    }
+    let rest = ORDER_LEAD.find(s).map_or(s, |m| &s[m.end()..]);
+    let words: Vec<String> = rest
+        .split_whitespace()
+        .take(5)
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-').to_lowercase())
+        .collect();
+    let Some(first) = words.first() else { return false };
+    if !VERBS.contains(first.as_str()) {
+        return false;
+    }
+    // "Fix: …" is a label, and "Wait, we …", "Look, …" are said to get attention: not orders.
+    let lead = rest.split_whitespace().next().unwrap_or("");
+    if lead.ends_with(':') || lead.ends_with(',') && ATTENTION.contains(&first.as_str()) {
+        return false;
+    }
+    // "Continue, the network is back": the order is the one word before the comma.
+    if lead.ends_with(',') {
+        return true;
+    }
+    CLAUSE_VERBS.contains(&first.as_str()) || !opens_with_subject(&words)
+}
+
+/// Is the first word the subject (or part of it) of a verb that follows?
+fn opens_with_subject(words: &[String]) -> bool {
+    for (i, w) in words.iter().enumerate().skip(1).take(3) {
+        if OBJECT_START.contains(&w.as_str()) {
+            return false;
+        }
+        if FINITE.contains(&w.as_str()) || w.ends_with("'s") && i == 1 {
+            return true;
+        }
+        // "Test files live in spec/": a plural noun and a verb in the plural.
+        let verb = VERBS.contains(w.as_str()) || STATIVE.contains(&w.as_str());
+        if i >= 2 && verb && words[i - 1].ends_with('s') && !words[i - 1].ends_with("ss") {
+            return true;
+        }
+    }
+    false
+}
+
 /// Orders that set a standing way of working ("Use yarn, not npm", "Prefer …", "Avoid …").
 pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -86,6 +241,39 @@ pub fn places(body: &str) -> bool {
     PLACEMENT.is_match(body)
 }
 
+/// "I want you to …", "I need you to …", "you need to …", "we need to …": work asked for in the
+/// form of a wish or a need.
+static WORK_WISH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:ok(?:ay)?|so|and|also|now|then|please|but)[,]?\s+)*(?:i(?:'d| would)? (?:want|need|like) you to|i'?d like you to|you (?:need|have) to|we (?:still |also |now |first )?need to|we have to|i need (?:a|an|the|some)|please\b)",
+    )
+});
+
+/// Does the sentence ask the agent for work on the task at hand: an order that is not a
+/// standing one ("Implement an indication for …", not "Use pnpm"), or a wish for work ("I want
+/// you to rework the commits")? A standing word makes it a rule, not the task.
+pub fn asks_for_work(sentence: &str) -> bool {
+    let order =
+        is_imperative(sentence) && !STANDING_IMPERATIVE.is_match(sentence) || WORK_WISH.is_match(sentence);
+    order && !super::kinds::STRONG_STANDING.is_match(sentence)
+}
+
+/// Does a clause after a dash or a semicolon turn to an order ("… — update rust-version in
+/// Cargo.toml")? "plan only, I review and apply" says how, and is no order.
+pub fn turns_to_order(clause: &str) -> bool {
+    let clause = clause.trim_start();
+    if ORDER_FORM.is_match(clause) {
+        return true;
+    }
+    let rest = ORDER_LEAD.find(clause).map_or(clause, |m| &clause[m.end()..]);
+    let mut words =
+        rest.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase());
+    let (Some(verb), Some(next)) = (words.next(), words.next()) else { return false };
+    is_imperative(clause)
+        && VERBS.contains(verb.as_str())
+        && !["only", "later", "instead", "too", "as", "so"].contains(&next.as_str())
+}
+
 /// Is the sentence an order in one of these forms?
 pub fn is_order_form(body: &str) -> bool {
     SEQUENCED.is_match(body)
@@ -137,5 +325,31 @@ mod tests {
         ] {
             assert!(!is_order_form(rule), "{rule}");
         }
+    }
+
+    #[test]
+    fn an_order_opens_with_any_verb_of_the_lexicon_but_not_with_a_subject() {
+        for order in [
+            "Spawn worker to use the research wiki",
+            "Create a worktree off latest origin/main",
+            "please mention it in the changelog",
+            "Make sure tests pass before you push",
+            "Continue, the network is back",
+        ] {
+            assert!(is_imperative(order), "{order}");
+        }
+        for statement in [
+            "Test files live in spec/",
+            "Build times are long",
+            "Release notes go out on Mondays",
+            "Wait, we name files in snake_case",
+            "Fix: the parser drops the last line",
+            "Google Maps pricing is ugly",
+        ] {
+            assert!(!is_imperative(statement), "{statement}");
+        }
+        // After a dash, "plan only" says how, and is no order.
+        assert!(turns_to_order("update rust-version in Cargo.toml"));
+        assert!(!turns_to_order("plan only, I review and apply"));
     }
 }

@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::orders::{IMPERATIVE, STANDING_IMPERATIVE};
+use super::orders::{STANDING_IMPERATIVE, is_imperative};
 
 /// The form of one user turn, as numbers the confidence model reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -51,6 +51,10 @@ pub struct TurnForm {
     pub explanations: usize,
     /// Sentences that open with an order, to the agent.
     pub orders: usize,
+    /// Sentences that ask the agent for work on the task at hand ("Implement an indication …",
+    /// "Can you check the VPS?", "I want you to rework the commits"), standing orders ("Use
+    /// pnpm") and a review's advice ("Consider …") left out.
+    pub requests: usize,
     /// Sentences that hold at least one identifier.
     pub ident_sentences: usize,
     /// The turn starts mid-thought: lower case, a conjunction, or punctuation first.
@@ -63,6 +67,12 @@ impl TurnForm {
     /// The turn is long enough that a single typed instruction is unlikely.
     pub fn is_long(&self) -> bool {
         self.chars > 600 || self.paragraphs >= 3
+    }
+
+    /// The turn asks the agent for work, or asks a question: its statements are mostly the
+    /// task's context (what is wrong, what it should look like), not standing facts.
+    pub fn is_task(&self) -> bool {
+        self.requests > 0 || self.questions > 0
     }
 
     /// The whole turn is a pasted document about the code (a review comment, a bug report,
@@ -181,7 +191,7 @@ fn describes_code(sentence: &str, personal: bool) -> bool {
     // A rule is the user's, however many symbols it names ("… always timezone.now(), never
     // datetime.now() …").
     if personal
-        || IMPERATIVE.is_match(sentence)
+        || is_imperative(sentence)
         || STANDING_IMPERATIVE.is_match(sentence)
         || super::kinds::is_rule(sentence)
     {
@@ -201,7 +211,7 @@ static IDENT: LazyLock<Regex> =
 /// A block the client or a front-end wraps around injected text, even left unclosed.
 static INJECTED_OPEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?s)<(task-notification|system-reminder|system_instruction|system-instruction|local-command-stdout|local-command-caveat|bash-stdout|bash-stderr|bash-input|user-prompt-submit-hook)>.*",
+        r#"(?s)<(task-notification|system-reminder|system_instruction|system-instruction|local-command-stdout|local-command-caveat|bash-stdout|bash-stderr|bash-input|user-prompt-submit-hook|teammate-message|ide_opened_file|ide_selection)(?:\s+[a-z_:-]+="[^"]*")*\s*>.*"#,
     )
     .expect("valid regex")
 });
@@ -245,7 +255,10 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
         if EXPLANATION.is_match(sentence) {
             form.explanations += 1;
         }
-        if IMPERATIVE.is_match(sentence) || STANDING_IMPERATIVE.is_match(sentence) {
+        // "Consider copying …" is a review's advice, not an order to the agent.
+        if (is_imperative(sentence) || STANDING_IMPERATIVE.is_match(sentence))
+            && !REVIEW_ADVICE.is_match(sentence)
+        {
             form.orders += 1;
         }
         if sentence.split_whitespace().any(|token| IDENT.is_match(token)) {
@@ -253,6 +266,9 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
         }
         if ASKS.is_match(sentence) {
             form.questions += 1;
+        }
+        if super::orders::asks_for_work(sentence) && !REVIEW_ADVICE.is_match(sentence) {
+            form.requests += 1;
         }
         if PERSON.is_match(sentence) {
             form.personal += 1;

@@ -89,13 +89,41 @@ fn text_hash(text: &str) -> u64 {
     h.finish()
 }
 
-/// A block the client wraps around injected text: `<system-reminder>…</system-reminder>`.
-static TAG_BLOCK_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?s)<([a-z][a-z0-9_-]*)>.*?</([a-z][a-z0-9_-]*)>").expect("valid regex"));
+/// The opening tag of a block the client, a front-end or another agent wraps around injected
+/// text: `<system-reminder>`, `<ide_opened_file>`, `<teammate-message teammate_id="lead">`.
+static OPEN_TAG_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"<([a-z][a-z0-9_-]*)(?:\s+[a-z_:-]+="[^"]*")*\s*>"#).expect("valid regex"));
+
+/// `text` without the tagged blocks that are closed by their own tag (each replaced by a line
+/// break). `<a>x</b>` is left alone: it is prose that mentions tags.
+fn without_tag_blocks(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(c) = OPEN_TAG_RE.captures_at(text, from) {
+        let open = c.get(0).expect("match");
+        let close = format!("</{}>", &c[1]);
+        match text[open.end()..].find(&close) {
+            Some(at) => {
+                out.push_str(&text[copied..open.start()]);
+                out.push('\n');
+                copied = open.end() + at + close.len();
+                from = copied;
+            }
+            None => from = open.end(),
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
 static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
 static LIST_ITEM_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)])\s+").expect("valid regex"));
+    LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)]|\d{1,2}\s?[-–])\s+").expect("valid regex"));
 static ASKS_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:can|could|would|will|please|look|check|review|see|take|consider|what|how|why|is|are|do|does)\b|\?")
         .expect("valid regex")
@@ -104,6 +132,9 @@ static ASKS_RE: LazyLock<Regex> = LazyLock::new(|| {
 static REJECTS_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:this|that|it)(?: is|'s) (?:not|wrong|incorrect)\b|^(?:not (?:fully |quite |entirely )?(?:true|right|correct))\b|^(?:这|那)(?:不对|不是)").expect("valid regex")
 });
+/// A program's warning or error message quoted inside a line, to the line's end.
+static QUOTED_DIAGNOSTIC_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)[*`]?\b[A-Z]\w*(?:Warning|Error|Exception):.*$").expect("valid regex"));
 /// Client markers inside user text.
 static MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\[(?:Image #\d+|Pasted text #\d+[^\]]*|Request interrupted by user[^\]]*)\]")
@@ -175,11 +206,11 @@ pub fn is_pasted_line(line: &str) -> bool {
 /// removed. Returns the kept text (one line per kept line) and the number of lines dropped.
 pub fn prose_of(raw: &str) -> (String, usize) {
     let text = crate::gather::FENCE_RE.replace_all(raw, "\n");
-    let text = TAG_BLOCK_RE.replace_all(&text, |c: &regex::Captures<'_>| {
-        // Only a block whose closing tag matches its opening one: `<a>x</b>` is prose.
-        if c[1] == c[2] { "\n".to_string() } else { c[0].to_string() }
-    });
+    let text = without_tag_blocks(&text);
     let text = MARKER_RE.replace_all(&text, " ");
+    // "There is a warning: *UserWarning: The `x` argument is deprecated.* coming from …": a
+    // program's message quoted inside the line is output, to the end of the line.
+    let text = QUOTED_DIAGNOSTIC_RE.replace_all(&text, "");
     let mut kept = String::with_capacity(text.len());
     let mut dropped = 0;
     // A line ending in a colon followed by a short list reads as one sentence:
@@ -375,12 +406,7 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
 
 /// The turn without the blocks the client wraps around injected text: what the user sent.
 fn user_part(raw: &str) -> std::borrow::Cow<'_, str> {
-    let text = TAG_BLOCK_RE.replace_all(
-        raw,
-        |c: &regex::Captures<'_>| {
-            if c[1] == c[2] { "\n".to_string() } else { c[0].to_string() }
-        },
-    );
+    let text = without_tag_blocks(raw);
     match MARKER_RE.replace_all(&text, " ") {
         std::borrow::Cow::Borrowed(_) => text,
         std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s),
@@ -428,7 +454,7 @@ fn split_before_order(sentence: &str) -> Vec<&str> {
         let before = sentence[start..m.start()].trim();
         // An order with a standing word is a rule that ends the sentence: "we are changing
         // it to summarize - let's use US English everywhere" stays one statement.
-        let turns_to_order = (super::orders::IMPERATIVE.is_match(after) || YOU_SHOULD.is_match(after))
+        let turns_to_order = (super::orders::turns_to_order(after) || YOU_SHOULD.is_match(after))
             && !super::kinds::STRONG_STANDING.is_match(after);
         if turns_to_order && before.split_whitespace().count() >= 2 {
             parts.push(before);
@@ -469,6 +495,9 @@ mod tests {
         let (prose, dropped) = prose_of(raw);
         assert_eq!(prose, "push fails:\nWe always push with the hooks on.\n");
         assert_eq!(dropped, 5);
+        // A program's message quoted in a line goes with the rest of the line.
+        let raw = "There is a user warning: *UserWarning: The `project_name` argument is deprecated.* coming from logfire.\nWe pin logfire in pyproject.";
+        assert_eq!(prose_of(raw).0, "There is a user warning:\nWe pin logfire in pyproject.\n");
         // A checkbox and a link are prose.
         assert_eq!(prose_of("[x] We ship on Fridays").0, "[x] We ship on Fridays\n");
     }
@@ -532,5 +561,13 @@ mod tests {
         ] {
             assert!(is_pasted_line(line), "{line}");
         }
+    }
+
+    #[test]
+    fn blocks_of_another_agent_or_a_front_end_are_not_the_users_words() {
+        let raw = "<teammate-message teammate_id=\"team-lead\" summary=\"Wait for DL-2\">\nDon't take the test tasks.\n</teammate-message>\n\n<ide_opened_file>The user opened src/app.rs.</ide_opened_file>\nWe use tokio everywhere.";
+        assert_eq!(prose_of(raw).0, "We use tokio everywhere.\n");
+        // A tag mentioned in prose, never closed by its own tag, stays.
+        assert_eq!(prose_of("Wrap it in <b>bold</i> please").0, "Wrap it in <b>bold</i> please\n");
     }
 }

@@ -9,7 +9,7 @@ use regex::Regex;
 use crate::text::re;
 
 use super::kinds::word_count;
-use super::orders::{IMPERATIVE, STANDING_IMPERATIVE};
+use super::orders::{STANDING_IMPERATIVE, turns_to_order};
 use crate::text::is_cjk;
 
 /// A request tacked onto the end of a statement ("…，你先读一下", "…, can you check?",
@@ -27,9 +27,7 @@ pub fn trim_trailing_requests(text: &str) -> String {
     static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"\s+[—–]\s+|;\s+"));
     for m in SEPARATOR.find_iter(text) {
         let rest = text[m.end()..].trim_start();
-        if IMPERATIVE.is_match(rest)
-            && !STANDING_IMPERATIVE.is_match(rest)
-            && word_count(&text[..m.start()]) >= 4
+        if turns_to_order(rest) && !STANDING_IMPERATIVE.is_match(rest) && word_count(&text[..m.start()]) >= 4
         {
             return trim_trailing_requests(&format!(
                 "{}.",

@@ -143,3 +143,38 @@ fn a_clause_of_the_moment_goes_with_the_state_of_the_moment() {
         Verdict::Drop(why) => panic!("dropped: {why:?}"),
     }
 }
+
+#[test]
+fn a_question_by_its_word_order_whatever_its_last_mark() {
+    for asked in [
+        "Should that be under policy or somewhere else",
+        "Shouldn't url be remote",
+        "Is our Phoenix work with feature parity currently still valid.",
+        "How do we deploy staging.",
+    ] {
+        assert_eq!(judge(asked, day(), false), Verdict::Drop(Dropped::Question), "{asked}");
+    }
+    // An auxiliary before a verb, "not" or an adverb is no question.
+    for rule in
+        ["Do not push to main.", "Must use pnpm in this repo.", "Can always rebase onto main in this repo."]
+    {
+        assert!(kept(rule).is_some(), "{rule}");
+    }
+}
+
+#[test]
+fn an_order_by_any_verb_and_a_noun_subject_that_looks_like_one() {
+    for order in [
+        "Spawn worker to use ai-research-wiki as overall research.",
+        "Ensure the ingest package design has an issue created in the beads repo.",
+        "Continue, network should be better now.",
+    ] {
+        assert_eq!(judge(order, day(), false), Verdict::Drop(Dropped::Request), "{order}");
+    }
+    // A verb that is also a noun, with its own verb after it: a statement.
+    for fact in ["Test files live in spec/models.", "Build times are around 12 minutes on CI."] {
+        assert_ne!(judge(fact, day(), false), Verdict::Drop(Dropped::Request), "{fact}");
+    }
+    // "Wait, …" gets attention; the statement after it is judged.
+    assert!(kept("Oh wait, we name files in snake_case in this repo.").is_some());
+}
