@@ -62,6 +62,8 @@ static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A short label before a colon ("Context:", "Before this merges:", "先说下环境：").
 static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
+/// A URL's scheme is no label ("https://…").
+static URL_SCHEME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^[a-z][a-z0-9+.-]*://"));
 /// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
 static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -199,7 +201,7 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         if let Some(m) = LEAD_ZH.find(s) {
             s = s[m.end()..].trim_start();
         }
-        if let Some(c) = LABEL.captures(s) {
+        if let Some(c) = LABEL.captures(s).filter(|_| !URL_SCHEME.is_match(s)) {
             let label = c.get(1).expect("group").as_str();
             let rest = &s[c.get(0).expect("match").end()..];
             // The rest names the label's subject with a pronoun ("Change of plan on the
@@ -576,7 +578,10 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let standing_words = super::orders::without_incident(trimmed);
     let ordered = is_imperative(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
         || super::orders::is_order_form(body);
-    if ordered && !STRONG_STANDING.is_match(&standing_words) && !super::orders::places(body) {
+    // A long order is the task's specification, whatever standing word it holds ("Create a
+    // worktree …, never force-push, add tests, run the linter …").
+    let long_order = ordered && word_count(trimmed) > 40;
+    if ordered && (!STRONG_STANDING.is_match(&standing_words) || long_order) && !super::orders::places(body) {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.
         return Verdict::Drop(Dropped::Request);

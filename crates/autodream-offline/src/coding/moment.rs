@@ -152,6 +152,20 @@ static NEED_TO_MIDWAY: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^[^,;:]{0,60}?\b(?:we|you) (?:need|have) to (?:have|make|add|use|change|show|put|get|do|fix|update|create|keep)\b",
     )
 });
+/// A question asked inside a sentence that started as a statement ("We have open PRs, are any
+/// of them stale", "… if we want traces do you think that's going to require much code").
+static EMBEDDED_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:do you think|don'?t you think|what do you think|doesn'?t that|isn'?t that|wouldn'?t that|are any of (?:them|these|those)|is (?:it|this|that) (?:possible|ok|okay|fine|correct|right|true|worth)|(?:can|could|should|shall) (?:we|you|i) (?:also |just |maybe )?(?:use|do|add|make|have|get|try|go|keep|remove|change|move|run|check|see|skip|drop|switch)|how (?:are|do|does|can|should|would|is) (?:we|you|they|i|it|the|this|that|multiple|these|those)|why (?:are|is|do|does|don'?t|doesn'?t|did) (?:we|you|they|it|the|this|that))\b",
+    )
+});
+/// "I meant for the CLI …", "If so, we can …", "WE previously had …": a clarification of what
+/// was just said, a conclusion from it, the state the work was in.
+static CLARIFICATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:i (?:meant|mean)|what i meant|if (?:so|not)|in that case)\b|^(?:we|i) (?:previously|used to|once|originally) (?:had|have|did|used|were|was)\b",
+    )
+});
 /// Text cut out of a quotation: an odd number of straight double quotes ('If you have access
 /// to the server"').
 fn cut_from_a_quote(s: &str) -> bool {
@@ -178,8 +192,11 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if REVIEW_LEAD.is_match(s) {
         return Some(Dropped::Pasted);
     }
-    if BARE_QUESTION.is_match(s) {
+    if BARE_QUESTION.is_match(s) || EMBEDDED_QUESTION.is_match(s) {
         return Some(Dropped::Question);
+    }
+    if CLARIFICATION.is_match(s) {
+        return Some(Dropped::NotDurable);
     }
     if ARGUMENT_STEP.is_match(s)
         || EXAMPLE_OR_STEP.is_match(s)
@@ -351,6 +368,15 @@ mod tests {
             ("If I use Mistral the results are not that great", Dropped::Status),
             ("For this kind of data we need to have it in a table format", Dropped::Request),
             ("If you have access to the server\"", Dropped::NotDurable),
+            ("We have a number of open PRs are any of them stale or ready to merge", Dropped::Question),
+            (
+                "That's just for search now if we want traces like Phoenix do you think that's going to require much code",
+                Dropped::Question,
+            ),
+            ("A line to vercel how are multiple runs used in CI", Dropped::Question),
+            ("I meant for entireio/cli which we configured in the .entire folder", Dropped::NotDurable),
+            ("If so we can use remote and no need for remote_name alias", Dropped::NotDurable),
+            ("WE previously had a consistent style with the run list", Dropped::NotDurable),
         ] {
             assert_eq!(of_the_moment(said), Some(why), "{said}");
         }

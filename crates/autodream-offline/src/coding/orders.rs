@@ -210,6 +210,22 @@ static WORK_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:we|you) (?:should|need to|have to) (?:also |now |probably |first |then |just |at least )?(?:update|add|change|make|remove|fix|include|create|rename|move|put|record|implement|refactor|try|do|set|drop|delete|revert|write)\b|^(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure)\b[,.!]?\s+(?:please|let'?s|do|don'?t|wait|go|just|then|so)\b|^(?:[a-d1-9]\)|\d+,)\s|^if that'?s (?:the case|true|so)\b",
     )
 });
+/// "We should spawn workers …", "We should have a look when …": the work the user means to do
+/// next, said as what we should do, with any verb. "We should not …" sets a limit and is left
+/// to the rules, and so is "we should be …" (a state to keep: "… be using strong types").
+static WE_SHOULD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:so |and |then |now |ok(?:ay)?,? )?(?:we|you) (?:should|need to|have to|must) (?:(?:also|now|probably|first|then|just|at least|maybe|definitely|really|still|eventually|later|soon) )*([a-z-]+)\b",
+    )
+});
+
+fn we_should_do(body: &str) -> bool {
+    WE_SHOULD.captures(body).is_some_and(|c| {
+        let verb = c[1].to_lowercase();
+        verb != "be" && verb != "not" && verb != "never" && verb != "always" && is_verb(&verb)
+    })
+}
+
 /// "All project docs regarding the metadata objects should be documented": the same change,
 /// in the passive. What is to come ("every new endpoint", "any future schema") makes it a
 /// rule; "all" of what is there now does not.
@@ -278,7 +294,7 @@ pub fn turns_to_order(clause: &str) -> bool {
 pub fn is_order_form(body: &str) -> bool {
     SEQUENCED.is_match(body)
         || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body)
-        || WORK_CHANGE.is_match(body) && !EVERY_CASE.is_match(body)
+        || (WORK_CHANGE.is_match(body) || we_should_do(body)) && !EVERY_CASE.is_match(body)
         || PASSIVE_CHANGE.is_match(body) && !TO_COME.is_match(body)
 }
 
@@ -311,6 +327,8 @@ mod tests {
             "B) why we have a fallback if it's not going to work",
             "3, but enabled by default",
             "If that's the case we need to rename the handler",
+            "We should spawn workers to implement the sdk after this",
+            "We should have a look when we start code review",
             "All project docs regarding the various file system metadata objects should be documented.",
         ] {
             assert!(is_order_form(change), "{change}");
@@ -319,6 +337,7 @@ mod tests {
             "We should add the agent name to any logging",
             "We should be using the strong types wherever we can",
             "We should not display AGENTS.md for Copilot instructions",
+            "We should be using the strong types in new code",
             "No one deploys on Fridays",
             "Every new endpoint should be documented in the OpenAPI file.",
             "Internal changes are never breaking changes.",

@@ -188,6 +188,10 @@ pub fn is_pasted_line(line: &str) -> bool {
     if PASTED_LINE_RE.is_match(t) {
         return true;
     }
+    // A terminal UI's frame: copied from the screen, border and all.
+    if t.contains(['┃', '│', '╎', '║']) {
+        return true;
+    }
     // Code and data: many symbols per letter.
     let symbols = t
         .chars()
