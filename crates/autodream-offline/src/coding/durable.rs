@@ -341,7 +341,7 @@ static AUX_FIRST: LazyLock<Regex> = LazyLock::new(|| {
 /// "What is …", "How do we …", "Why does …": a wh-word and an auxiliary.
 static WH_AUX: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:what|which|why|how|where|when|who|whose)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|shall|has|have|many|much|long|often|else|about)\b)",
+        r"(?i)^(?:what|which|why|how|where|when|who|whose)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|shall|has|have|many|much|long|often|else|about)\b)|^(?:what|which|whose) \w+(?: \w+)? (?:would|could|should|will|can|do|does|did)\b",
     )
 });
 
@@ -473,6 +473,20 @@ const COMMON_CAPITALISED: &[&str] = &[
     "december",
 ];
 
+/// Is the sentence written mostly in Latin letters or in CJK, the scripts the rules read?
+/// ("Создай мне промт …" is not: its orders and questions cannot be told from its facts.)
+fn in_a_language_the_rules_read(text: &str) -> bool {
+    let (mut read, mut other) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        if c.is_ascii_alphabetic() || is_cjk(c) || ('\u{00C0}'..='\u{024F}').contains(&c) {
+            read += 1;
+        } else {
+            other += 1;
+        }
+    }
+    other <= read
+}
+
 /// Judges one sentence. `anchor` is the day it was said (for dates ahead).
 pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let (text, correction) = without_lead(sentence);
@@ -480,6 +494,15 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let trimmed = text.trim();
     if holds_secret(trimmed) {
         return Verdict::Drop(Dropped::Secret);
+    }
+    // 'If you have access to the server"', '8i48KY) can be accessed at …': a piece cut out of
+    // a quotation or a list, whatever form the rest of it has.
+    if !note && super::moment::is_a_cut_piece(trimmed) {
+        return Verdict::Drop(Dropped::NotDurable);
+    }
+    // A language the rules cannot read is never written from what they would guess.
+    if !note && !in_a_language_the_rules_read(trimmed) {
+        return Verdict::Drop(Dropped::NotDurable);
     }
     // "I like Option C", "you described it well", "brb": said to the agent about the moment.
     if !note && super::reactions::reaction(trimmed).is_some() {

@@ -57,7 +57,7 @@ fn ends_in_a_conclusion(s: &str) -> bool {
 /// does not display …", "Running the CI task shows a bunch of errors", "… are not cleared".
 static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile)(?:s|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b",
+        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile|match|update|refresh|scroll|fit|wrap|save|persist)(?:s|es|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b",
     )
 });
 /// "We are still mid-session debugging", "I just closed this session", "There is a PR review
@@ -166,10 +166,31 @@ static CLARIFICATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:i (?:meant|mean)|what i meant|if (?:so|not)|in that case)\b|^(?:we|i) (?:previously|used to|once|originally) (?:had|have|did|used|were|was)\b",
     )
 });
-/// Text cut out of a quotation: an odd number of straight double quotes ('If you have access
-/// to the server"').
-fn cut_from_a_quote(s: &str) -> bool {
-    s.matches('"').count() % 2 == 1
+/// Text cut out of a quotation or a list: an odd number of straight double quotes ('If you
+/// have access to the server"'), or a closing parenthesis before any opening one ("8i48KY) can
+/// be accessed at …").
+pub fn is_a_cut_piece(s: &str) -> bool {
+    if s.matches('"').count() % 2 == 1 {
+        return true;
+    }
+    // A smiley is no parenthesis: "please use the british spelling :)".
+    static SMILEY: LazyLock<Regex> = LazyLock::new(|| re(r"[:;=8xX]-?[()]|[()]-?[:;=]"));
+    let s = SMILEY.replace_all(s, "");
+    let mut depth = 0i32;
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    // "1) …", "a) …": a list's label, not a cut.
+                    return !s.trim_start().split_whitespace().next().is_some_and(|w| w.len() <= 2);
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Why the sentence is of the moment, or `None` when it is left to the rules.
@@ -180,7 +201,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     // B, etc.)" is one phrase).
     static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\([^()]*\)"));
     let bare = ASIDE.replace_all(s, "");
-    if PHRASE_ONLY.is_match(bare.trim()) || cut_from_a_quote(s) {
+    if PHRASE_ONLY.is_match(bare.trim()) || is_a_cut_piece(s) {
         return Some(Dropped::NotDurable);
     }
     // A standing word in quotes is mentioned, not meant: "… ensure it's definitely \"always\"
@@ -377,6 +398,11 @@ mod tests {
             ("I meant for entireio/cli which we configured in the .entire folder", Dropped::NotDurable),
             ("If so we can use remote and no need for remote_name alias", Dropped::NotDurable),
             ("WE previously had a consistent style with the run list", Dropped::NotDurable),
+            ("8i48KY) can be accessed at https://api.example.org", Dropped::NotDurable),
+            (
+                "The agent's text output length does not match the length of the text output field",
+                Dropped::Status,
+            ),
         ] {
             assert_eq!(of_the_moment(said), Some(why), "{said}");
         }
@@ -414,6 +440,7 @@ mod tests {
             "The team changed this to use the entire cli in the path.",
             "Imogen approves copy changes, and the freeze is on the 20th, so tweaks need to be in before then.",
             "If we touch the schema, bump the version in the same PR.",
+            "Please use the british spelling :)",
             "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");

@@ -132,6 +132,13 @@ static ASKS_RE: LazyLock<Regex> = LazyLock::new(|| {
 static REJECTS_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:this|that|it)(?: is|'s) (?:not|wrong|incorrect)\b|^(?:not (?:fully |quite |entirely )?(?:true|right|correct))\b|^(?:这|那)(?:不对|不是)").expect("valid regex")
 });
+/// A line that announces that what follows it is pasted: someone else's text or a program's
+/// document ("We got a complaint:", "Their review:", "See below mistake.", "Can you check
+/// this?:"). A program's output ("Logs:") is told line by line instead, so that the user's words
+/// after it stay; the user's own list after "The rules are:" is not announced this way.
+static ANNOUNCES_PASTE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:\bsee below\b[^.!?:]*|\bbelow (?:is|are) (?:the|a|an|my|some)\b[^.!?:]*|\bas follows|\?|\b(?:responses?|messages?|reports?|mistakes?|comments?|reviews?|e-?mails?|complaints?|complain|findings|advisory|advisories|answer))\s*[.:]\s*$").expect("valid regex")
+});
 /// A program's warning or error message quoted inside a line, to the line's end.
 static QUOTED_DIAGNOSTIC_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?m)[*`]?\b[A-Z]\w*(?:Warning|Error|Exception):.*$").expect("valid regex"));
@@ -220,8 +227,17 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     // A line ending in a colon followed by a short list reads as one sentence:
     // "The rules are: pragmatic solution; no breaking changes."
     let mut list_open = false;
+    // Set once a line announces that what follows is pasted ("We got a complaint:", "See
+    // below mistake.", "Can you check this?:").
+    let mut pasted_from_here = false;
     for line in text.lines() {
         let t = line.trim();
+        if pasted_from_here {
+            if !t.is_empty() {
+                dropped += 1;
+            }
+            continue;
+        }
         let item = LIST_ITEM_RE.find(t).map(|m| t[m.end()..].trim());
         if list_open
             && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14)
@@ -245,6 +261,11 @@ pub fn prose_of(raw: &str) -> (String, usize) {
         // A list item is read as the sentence it holds: "- what was the trigger" is a question.
         let t = item.filter(|i| !i.is_empty()).unwrap_or(t);
         kept.push_str(t);
+        if ANNOUNCES_PASTE_RE.is_match(t) {
+            pasted_from_here = true;
+            kept.push('\n');
+            continue;
+        }
         // A question or an order before the list ("Can you look at this idea:") does not
         // swallow it: the items are statements of their own.
         let last_sentence = crate::text::split_sentences(t).last().copied().unwrap_or(t);
@@ -499,6 +520,14 @@ mod tests {
         let (prose, dropped) = prose_of(raw);
         assert_eq!(prose, "push fails:\nWe always push with the hooks on.\n");
         assert_eq!(dropped, 5);
+        // A line that announces pasted text: what follows is not the user's.
+        let raw = "Can you check this?:\n\n\"The CloudFront distribution is missing a behavior. Could you add one.\"";
+        assert_eq!(prose_of(raw).0, "Can you check this?:\n");
+        let raw = "We got a complaint:\n\nDear Sir or Madam,\nRedis is reachable from the internet.";
+        assert_eq!(prose_of(raw), ("We got a complaint:\n".to_string(), 2));
+        // The user's own list after a colon is theirs.
+        let raw = "The rules are:\n- never force push\n- squash on merge";
+        assert_eq!(prose_of(raw).0, "The rules are: never force push; squash on merge.\n");
         // A program's message quoted in a line goes with the rest of the line.
         let raw = "There is a user warning: *UserWarning: The `project_name` argument is deprecated.* coming from logfire.\nWe pin logfire in pyproject.";
         assert_eq!(prose_of(raw).0, "There is a user warning:\nWe pin logfire in pyproject.\n");
