@@ -184,7 +184,7 @@ pub fn is_a_cut_piece(s: &str) -> bool {
                 depth -= 1;
                 if depth < 0 {
                     // "1) …", "a) …": a list's label, not a cut.
-                    return !s.trim_start().split_whitespace().next().is_some_and(|w| w.len() <= 2);
+                    return s.split_whitespace().next().is_none_or(|w| w.len() > 2);
                 }
             }
             _ => {}
