@@ -35,6 +35,24 @@ static PERSONAL_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A password said as the word it is: "the root password for the VPS is correcthorsebattery".
+static PASSWORD_IS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:password|passwd|pwd|pw|passcode|passphrase)\b(?:'s\s+|\s+(?:is|was|should be)\s+|\s*[=:]\s*|\s+for\s+(?:\S+\s+){1,3}(?:is|was|=|:)\s+)["'`]?([\p{L}\p{N}][^\s"'`，。,;]*)"#,
+    )
+});
+
+/// Is a password given as a word, however plain? A value that is an ordinary English word
+/// ("the password is stored in 1Password", "… is required", "… should be rotated") describes
+/// the password instead of giving it.
+fn password_in_words(text: &str) -> bool {
+    PASSWORD_IS.captures_iter(text).any(|c| {
+        let v = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', '!', '?']);
+        v.chars().count() >= 4
+            && crate::text::surprise_of_key(&crate::text::word_key(v)) >= crate::text::UNKNOWN_SURPRISE
+    })
+}
+
 /// Does a token look like a generated secret (mixed letters and digits, long or mixed case)?
 pub fn looks_random(token: &str) -> bool {
     let t = token.trim_matches(|c: char| !c.is_alphanumeric());
@@ -77,7 +95,7 @@ pub fn holds_secret(text: &str) -> bool {
             && v.chars().any(|ch| ch.is_ascii_digit() || "-_@!#$%^&*+=".contains(ch))
             && v.chars().any(|ch| ch.is_ascii_alphanumeric())
     });
-    if bound || LOGIN_PAIR.is_match(text) {
+    if bound || LOGIN_PAIR.is_match(text) || password_in_words(text) {
         return true;
     }
     let tokens: Vec<&str> =
@@ -114,12 +132,18 @@ mod tests {
             "Token's ghx_7hQ2kP9mZ for the deploy bot.",
             "Creds for the mirror are mirror-bot = Tidal-3-fern.",
             "测试环境的密码是 Lotus-2026-mist，别外传。",
+            "The root password for the VPS is correcthorsebattery.",
+            "The wifi passphrase is bluefrogsky.",
         ] {
             assert!(holds_secret(s), "{s}");
         }
-        for s in
-            ["The tests pass on CI now that the cache is warm.", "Log in with SSO, never a shared account."]
-        {
+        for s in [
+            "The tests pass on CI now that the cache is warm.",
+            "Log in with SSO, never a shared account.",
+            "The password is stored in 1Password, never in the repo.",
+            "The admin password should be rotated every quarter.",
+            "The password is required for the staging dashboard.",
+        ] {
             assert!(!holds_secret(s), "{s}");
         }
     }
