@@ -136,6 +136,12 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     if question.is_none() && chosen.detail.is_none() {
         return None;
     }
+    // "## Root Cause Found … Option 3: Wait for the build to complete": with no question of
+    // how things should be, options laid out as remedies for a problem found now decide the
+    // task at hand, not the project.
+    if question.is_none() && remedies_a_problem(agent) {
+        return None;
+    }
     let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
     // The label meant something only beside the agent's list.
     let chose = format!("Chosen: {}", chosen.title);
@@ -152,6 +158,20 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     ]
     .into_iter()
     .find(|line| line.chars().count() <= MAX_CHARS)
+}
+
+/// The agent frames its options as the ways out of a problem it just found.
+static PROBLEM_FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:root cause|the (?:issue|problem|error|bug|failure|slowness|crash) (?:is|was)|caused by|is (?:failing|broken|down|slow)|solution options|options to (?:fix|resolve|solve)|to (?:fix|resolve|solve) (?:this|it|the)|workaround|quick fix|how (?:would you like|do you want) to proceed)\b",
+    )
+});
+
+fn remedies_a_problem(agent: &str) -> bool {
+    let before = agent
+        .lines()
+        .take_while(|l| !OPTION_HEADING.is_match(l) && !OPTION_ITEM.is_match(l) && !OPTION_ROW.is_match(l));
+    before.into_iter().any(|l| PROBLEM_FRAME.is_match(l))
 }
 
 /// Is this memo a pick ("… Chosen: X: …; not Y")? What was chosen and what it was chosen over
@@ -257,6 +277,11 @@ mod tests {
         let listing = "**Option A — Show the current branch**\n\nBranch        Description\n\n\
                        **Option B — Show the original branch**\n\nSimple and historical.";
         assert_eq!(decision(listing, "A"), None, "no question and no description: nothing to place");
+        // Remedies for a problem found now decide the task at hand.
+        let remedies = "## Root Cause Found\n\nThe slowness is caused by a background archive build.\n\n\
+                        **Option 1: Disable JSON Archive (Recommended for now)**\nRemove the archive flag.\n\n\
+                        **Option 2: Wait for Build to Complete**\nLet it finish (30+ more minutes).\n\nWhich would you prefer?";
+        assert_eq!(decision(remedies, "Option 2"), None);
         let described = listing.replace("Branch        Description", "Shows where the session is now.");
         assert_eq!(
             decision(&described, "A").as_deref(),

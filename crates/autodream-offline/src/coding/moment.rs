@@ -57,7 +57,7 @@ fn ends_in_a_conclusion(s: &str) -> bool {
 /// does not display …", "Running the CI task shows a bunch of errors", "… are not cleared".
 static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile|match|update|refresh|scroll|fit|wrap|save|persist)(?:s|es|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b",
+        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?|falls? back|fell back|skips?|skipped|overwrites?|discards?|loses?|lost)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile|match|update|refresh|scroll|fit|wrap|save|persist)(?:s|es|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b",
     )
 });
 /// "We are still mid-session debugging", "I just closed this session", "There is a PR review
@@ -399,6 +399,10 @@ mod tests {
             ("If so we can use remote and no need for remote_name alias", Dropped::NotDurable),
             ("WE previously had a consistent style with the run list", Dropped::NotDurable),
             ("8i48KY) can be accessed at https://api.example.org", Dropped::NotDurable),
+            (
+                "If the authenticated WebSocket connection fails, the app silently falls back to public-only mode",
+                Dropped::Status,
+            ),
             (
                 "The agent's text output length does not match the length of the text output field",
                 Dropped::Status,
