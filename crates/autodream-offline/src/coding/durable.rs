@@ -477,7 +477,9 @@ const COMMON_CAPITALISED: &[&str] = &[
 /// ("Создай мне промт …" is not: its orders and questions cannot be told from its facts.)
 fn in_a_language_the_rules_read(text: &str) -> bool {
     let (mut read, mut other) = (0usize, 0usize);
-    for c in text.chars().filter(|c| c.is_alphabetic()) {
+    // Names, paths and addresses are Latin whatever the language around them.
+    let prose = text.split_whitespace().filter(|w| !w.contains(['/', '.', '_', ':', '@', '`']));
+    for c in prose.flat_map(str::chars).filter(|c| c.is_alphabetic()) {
         if c.is_ascii_alphabetic() || is_cjk(c) || ('\u{00C0}'..='\u{024F}').contains(&c) {
             read += 1;
         } else {

@@ -202,7 +202,7 @@ fn describes_code(sentence: &str, personal: bool) -> bool {
         .split_whitespace()
         .map(|t| if MEMBER_OR_CALL.is_match(t) { 2 } else { usize::from(CASED_NAME.is_match(t)) })
         .sum();
-    weight >= 4
+    weight >= 3
 }
 
 /// An identifier: camelCase, snake_case, a call, a path, a code span.

@@ -178,3 +178,12 @@ fn an_order_by_any_verb_and_a_noun_subject_that_looks_like_one() {
     // "Wait, …" gets attention; the statement after it is judged.
     assert!(kept("Oh wait, we name files in snake_case in this repo.").is_some());
 }
+
+#[test]
+fn a_script_the_rules_cannot_read_is_never_written() {
+    let said = "Создай мне промт примерно такой AGENT_TEAM_PHASE8_PROMPT.md для всех задач https://example.com/en/blog/agent-teams-setup-guide";
+    assert_eq!(judge(said, day(), false), Verdict::Drop(Dropped::NotDurable));
+    // Chinese is read, and so is English around a Cyrillic name.
+    assert!(kept("我们统一用 pnpm，不要再用 npm 了。").is_some());
+    assert!(kept("We always deploy the Пульс dashboard with `make deploy` in this repo.").is_some());
+}
