@@ -64,7 +64,7 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// comment", "Copilot has done its review, it's left some comments": the state of the work.
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^(?:we|i) (?:were|was|are|am|'re|'m) (?:working|looking) on\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b|\b(?:has|have|'s|'ve) (?:done|finished|completed) (?:its|their|his|her|the|a) (?:review|pass|run)\b|\b(?:has|have|'s|'ve) left (?:some|a few|a couple of|more|two|three|\d+) (?:comments|notes|suggestions)\b|\bsince the (?:pr|branch|issue|ticket) was (?:raised|opened|created|made|cut)\b|^(?:we|i) (?:didn'?t|did not|hadn'?t|had not) (?:have|see|get|know|notice|realise|realize)\b|^(?:we|i) (?:wasn'?t|weren'?t|was not|were not) (?:able|sure|aware)\b",
+        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^(?:we|i) (?:were|was|are|am|'re|'m) (?:working|looking) on\b|^(?:we|i) (?:are|am|'re|'m) (?:now |currently )?(?:reviewing|fixing|debugging|investigating|implementing|refactoring|preparing|testing|trying|wrapping up|finishing)\b|^(?:the )?fix (?:is|was|has been) (?:pushed|merged|deployed|in)\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b|\b(?:has|have|'s|'ve) (?:done|finished|completed) (?:its|their|his|her|the|a) (?:review|pass|run)\b|\b(?:has|have|'s|'ve) left (?:some|a few|a couple of|more|two|three|\d+) (?:comments|notes|suggestions)\b|\bsince the (?:pr|branch|issue|ticket) was (?:raised|opened|created|made|cut)\b|^(?:we|i) (?:didn'?t|did not|hadn'?t|had not) (?:have|see|get|know|notice|realise|realize)\b|^(?:we|i) (?:wasn'?t|weren'?t|was not|were not) (?:able|sure|aware)\b",
     )
 });
 /// "In setup.go we now call strategy.OpenRepository()": what a source file does today, read
@@ -113,7 +113,7 @@ static PHRASE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
 /// option weighed, not chosen.
 static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b|^it would be (?:good|nice|great|better|cool) to\b|^(?:we )?need (?:a|an|to have a) (?:little |quick |small |more robust )?(?:patch|fix|solution|way|workaround)\b|^we need to have a\b|^if we [^,;]{3,80},? we (?:can|could|would|might)\b|\b(?:we|you) (?:may|might) want to\b",
+        r"(?i)^(?:one|another|an?) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\bthere(?: is|'s| are) (?:also |still )?(?:an?|the|another|other) (?:approach|option|way|idea|alternative|possibility)(?:es|s)?\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b|^it would be (?:good|nice|great|better|cool) to\b|^(?:we )?need (?:a|an|to have a) (?:little |quick |small |more robust )?(?:patch|fix|solution|way|workaround)\b|^we need to have a\b|^if we [^,;]{3,80},? we (?:can|could|would|might)\b|\b(?:we|you) (?:may|might) want to\b",
     )
 });
 /// "… for each of these commits", "use that method", "this branch adds …", "the one here":
@@ -121,7 +121,7 @@ static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
 /// cannot see. (The project itself is no such piece: "this repo", "this codebase" are scope.)
 static WORK_IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
+        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|^(?:\S+\s+){0,2}(?:on|in) the (?:pr|pull request|ticket|issue)\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
     )
 });
 /// "What was the trigger (…)": a question without its mark; "\"…\" <- I don't understand what
@@ -149,9 +149,17 @@ static TRIED: LazyLock<Regex> = LazyLock::new(|| {
 /// "For this data we need to have it in a table": work asked for in the middle of a sentence.
 static NEED_TO_MIDWAY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^[^,;:]{0,60}?\b(?:we|you) (?:need|have) to (?:have|make|add|use|change|show|put|get|do|fix|update|create|keep)\b",
+        r"(?i)^.{0,80}?\b(if |when |whenever |unless )?(?:we|you) (?:still |also |first |then |now |just )?(?:need|have) to ([a-z-]+)\b",
     )
 });
+
+fn asks_for_work_midway(s: &str) -> bool {
+    // "… if you need to check anything there" is a condition, not a request.
+    NEED_TO_MIDWAY.captures(s).is_some_and(|c| {
+        let verb = c[2].to_lowercase();
+        c.get(1).is_none() && super::orders::is_verb(&verb) && verb != "be" && !STRONG_STANDING.is_match(s)
+    })
+}
 /// A question asked inside a sentence that started as a statement ("We have open PRs, are any
 /// of them stale", "… if we want traces do you think that's going to require much code").
 static EMBEDDED_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -207,6 +215,16 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     // A standing word in quotes is mentioned, not meant: "… ensure it's definitely \"always\"
     // addressed".
     static QUOTED_WORD: LazyLock<Regex> = LazyLock::new(|| re(r#"["'“‘]\w+["'”’]"#));
+    // "Just to be sure, the date … never changes": checking an understanding, whatever
+    // standing word the checked claim holds.
+    static CHECKING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:just to (?:be sure|confirm|double[- ]check|clarify)|to be clear|if i understand (?:it |this )?correctly)\b",
+        )
+    });
+    if CHECKING.is_match(s) {
+        return Some(Dropped::NotDurable);
+    }
     if STRONG_STANDING.is_match(&QUOTED_WORD.replace_all(s, "")) {
         return None;
     }
@@ -242,7 +260,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     {
         return Some(Dropped::Status);
     }
-    if NEED_TO_MIDWAY.is_match(s) {
+    if asks_for_work_midway(s) {
         return Some(Dropped::Request);
     }
     if WORK_IN_HAND.is_match(s) {
@@ -400,6 +418,15 @@ mod tests {
             ("WE previously had a consistent style with the run list", Dropped::NotDurable),
             ("8i48KY) can be accessed at https://api.example.org", Dropped::NotDurable),
             (
+                "For 312 there is also the approach to search the commit that has the trailer",
+                Dropped::NotDurable,
+            ),
+            ("Parent on the PR is alex/ent-221-type-consolidation", Dropped::NotDurable),
+            ("We are reviewing https://github.com/example/cli/pull/102", Dropped::Status),
+            ("Fix is pushed, there's a merge conflict now", Dropped::Status),
+            ("Just to be sure, the date of the commit never changes", Dropped::NotDurable),
+            ("For a first-time Fish user, we need to create ~/.config/fish", Dropped::Request),
+            (
                 "If the authenticated WebSocket connection fails, the app silently falls back to public-only mode",
                 Dropped::Status,
             ),
@@ -445,6 +472,8 @@ mod tests {
             "Imogen approves copy changes, and the freeze is on the 20th, so tweaks need to be in before then.",
             "If we touch the schema, bump the version in the same PR.",
             "Please use the british spelling :)",
+            "Staging is on Heroku, app name tidepool-staging, if you need to check anything there.",
+            "Use prefix 'rwr/' for the branch name",
             "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");

@@ -141,6 +141,11 @@ pub fn is_imperative(sentence: &str) -> bool {
         return true;
     }
     let rest = ORDER_LEAD.find(s).map_or(s, |m| &s[m.end()..]);
+    // "https://…/pull/190 address the PR feedback": the link names what the order is about.
+    let rest = match rest.split_once(char::is_whitespace) {
+        Some((first, after)) if first.contains("://") => after.trim_start(),
+        _ => rest,
+    };
     let words: Vec<String> = rest
         .split_whitespace()
         .take(5)

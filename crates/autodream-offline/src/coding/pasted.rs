@@ -95,7 +95,7 @@ impl TurnForm {
 /// is an identifier ("parseConfig() returns …", "The `retry_loop` helper is …").
 pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+(?:\p{Ll}+\s+)?)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant))?(?:\s+\w+ly)?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles|applies|treats|appends|stores|loads|writes|emits|includes|retains|returns|resets|passes|prints)\b",
+        r"^(?:(?i:the|this|that|a|an|additionally|similarly|also|however),?\s+(?:\p{Ll}+\s+)?)?(?:`[^`]+`|\w*[a-z][A-Z]\w*(?:\(\))?|\w+_\w+(?:\(\))?|\w+\(\)|\w+\.\w+\(?\)?)(?:\s+(?:function|method|field|variable|test|helper|struct|class|type|call|comment|constant|parameter|argument|property|attribute|flag|option|value|member|interface|enum|package|module))?(?:\s+\w+ly)?\s+(?:is|are|was|has|does|doesn'?t|returns|uses|calls|checks|reads|writes|creates|only|never|always|can|could|will|would|should|may|might|must|gets|sets|takes|ignores|relies|runs|tracks|contains|lacks|skips|handles|applies|treats|appends|stores|loads|writes|emits|includes|retains|returns|resets|passes|prints)\b",
     )
     .expect("valid regex")
 });
@@ -105,7 +105,7 @@ pub(crate) static IDENT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 /// should be formatted with gofmt" is a rule.)
 static CODE_ARTIFACT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?i:the|this|that)\s+(?:[\w.-]+\s+)?(?i:function|method|comment|docstring|test|handler|helper|variable|field|struct|call|loop|condition|flag|parameter|argument|prefix|log message|error message)(?:\s+`?[\w.()/-]*[A-Z_.(][\w.()/-]*`?)?(?:\s+(?:on|for|in|of|at)\s+(?:lines?\s+)?\S+)?\s+(?:is|are|was|has|does|doesn'?t|isn'?t|should|claims|says|uses|returns|calls|only|never|can|could|will|would|seems|looks|appears|lacks|needs|still|now)\b",
+        r"^(?i:the|this|that)\s+(?:[\w.-]+\s+){0,2}(?i:function|method|comment|docstring|test|handler|helper|variable|field|struct|call|loop|condition|flag|parameter|argument|prefix|log message|error message)(?:\s+`?[\w.()/-]*[A-Z_.(][\w.()/-]*`?)?(?:\s+(?:on|for|in|of|at)\s+(?:lines?\s+)?\S+)?\s+(?:is|are|was|has|does|doesn'?t|isn'?t|should|claims|says|uses|returns|calls|only|never|can|could|will|would|seems|looks|appears|lacks|needs|still|now)\b",
     )
     .expect("valid regex")
 });

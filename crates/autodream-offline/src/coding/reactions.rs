@@ -39,7 +39,7 @@ static APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
 /// The agent's answer judged: "you described it really eloquently", "you nailed it".
 static FEEDBACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\byou(?:'ve| have)?\s+(?:described|explained|wrote|summari[sz]ed|nailed|captured|understood|got it|did (?:a|it|that|this|great|well))\b",
+        r"(?i)\byou(?:'ve| have)?\s+(?:described|explained|wrote|summari[sz]ed|nailed|captured|understood|got it|did (?:a|it|that|this|great|well))\b|^i (?:really |quite )?(?:like|love|liked|loved|appreciate|hate|dislike) (?:that|how|the way|what you)\b",
     )
 });
 static INDIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
