@@ -174,6 +174,25 @@ static CLARIFICATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:i (?:meant|mean)|what i meant|if (?:so|not)|in that case)\b|^(?:we|i) (?:previously|used to|once|originally) (?:had|have|did|used|were|was)\b",
     )
 });
+/// "It should be worktree + the new changes of session 2", "If they're the same, Created should
+/// be false": how the work in hand should come out, said as an obligation of a thing. What
+/// forbids ("should not"), holds every case ("any", "every"), or sets one value against another
+/// ("…, not just \"Rule\"") is left to the rules.
+static SPECIFIES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:should|needs to|need to) (?:be (?:false|true|null|empty|zero|\d|`|"|the same|set to|enabled|disabled|shown|hidden|displayed|visible|called|named|worktree)|have|show|send|return|look|go|use|read|display|point|contain|include|work|happen|stay|get|run|appear|say|print|write|call|match|become|remain)\b"#,
+    )
+});
+static FORBIDS_OR_CONTRASTS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:should(?:n'?t| not| never)|not just|not only|, not |instead of|rather than|any|every|each|all|wherever|whenever)\b|^(?:we|you|i)\b",
+    )
+});
+
+fn specifies_the_work(s: &str) -> bool {
+    SPECIFIES.is_match(s) && !FORBIDS_OR_CONTRASTS.is_match(s)
+}
+
 /// Text cut out of a quotation or a list: an odd number of straight double quotes ('If you
 /// have access to the server"'), or a closing parenthesis before any opening one ("8i48KY) can
 /// be accessed at …").
@@ -260,7 +279,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     {
         return Some(Dropped::Status);
     }
-    if asks_for_work_midway(s) {
+    if asks_for_work_midway(s) || specifies_the_work(s) {
         return Some(Dropped::Request);
     }
     if WORK_IN_HAND.is_match(s) {
@@ -426,6 +445,8 @@ mod tests {
             ("Fix is pushed, there's a merge conflict now", Dropped::Status),
             ("Just to be sure, the date of the commit never changes", Dropped::NotDurable),
             ("For a first-time Fish user, we need to create ~/.config/fish", Dropped::Request),
+            ("If they're the same, no new commit was created and Created should be false", Dropped::Request),
+            ("It should be worktree plus the new changes done by session 2", Dropped::Request),
             (
                 "If the authenticated WebSocket connection fails, the app silently falls back to public-only mode",
                 Dropped::Status,
@@ -474,6 +495,8 @@ mod tests {
             "Please use the british spelling :)",
             "Staging is on Heroku, app name tidepool-staging, if you need to check anything there.",
             "Use prefix 'rwr/' for the branch name",
+            "Claude Rule should appear as \"Claude Rule\", not just \"Rule\"",
+            "Release notes should link every PR they mention.",
             "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");
