@@ -139,7 +139,9 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     // "## Root Cause Found … Option 3: Wait for the build to complete": with no question of
     // how things should be, options laid out as remedies for a problem found now decide the
     // task at hand, not the project.
-    if question.is_none() && remedies_a_problem(agent) {
+    if question.is_none()
+        && (remedies_a_problem(agent) || offers.iter().any(|o| HOW_TO_GO_ON.is_match(&o.title)))
+    {
         return None;
     }
     let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
@@ -164,6 +166,13 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
 static PROBLEM_FRAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:root cause|the (?:issue|problem|error|bug|failure|slowness|crash) (?:is|was)|caused by|is (?:failing|broken|down|slow)|solution options|options to (?:fix|resolve|solve)|to (?:fix|resolve|solve) (?:this|it|the)|workaround|quick fix|how (?:would you like|do you want) to proceed)\b",
+    )
+});
+
+/// "Proceed As-Is", "Stop here", "Wait for the build": an option about how the work goes on.
+static HOW_TO_GO_ON: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:proceed|continue|stop|skip|wait|abort|cancel|keep going|leave it|defer|postpone|pause|retry)\b|\bas[- ]is\b",
     )
 });
 
@@ -282,6 +291,9 @@ mod tests {
                         **Option 1: Disable JSON Archive (Recommended for now)**\nRemove the archive flag.\n\n\
                         **Option 2: Wait for Build to Complete**\nLet it finish (30+ more minutes).\n\nWhich would you prefer?";
         assert_eq!(decision(remedies, "Option 2"), None);
+        let go_on = "Here is where we stand.\n\n**Option A — Compromise: Implement Phase 1 only**\nSmaller change.\n\n\
+                     **Option B — Proceed As-Is**\nKeep the plan.";
+        assert_eq!(decision(go_on, "A."), None);
         let described = listing.replace("Branch        Description", "Shows where the session is now.");
         assert_eq!(
             decision(&described, "A").as_deref(),

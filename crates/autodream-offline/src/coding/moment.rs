@@ -132,6 +132,21 @@ static BARE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "You have an active Claude Code session", "You're on the old branch": the agent's situation
+/// right now, told to it.
+static YOUR_SITUATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^you(?:'re| are| have| 've got| have got) (?:an? |the |no |some |two |\d+ )?(?:active|open|running|current|new|pending|uncommitted|unsaved|old|stale|wrong|local|unpushed|failing|broken)\b|^you(?:'re| are) (?:on|in) (?:the|a|an|this) (?:\w+ )?(?:branch|worktree|directory|folder|session)\b",
+    )
+});
+/// "Summaries are extracted from the transcript via extractLastAssistantMessage": what the
+/// code does, told by the function that does it (a function's name in camelCase or snake_case,
+/// or a call), with no person and no rule: the code says it.
+static THROUGH_A_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?i:[\w ]{0,60}?\b(?:is|are|was|were|gets?|got) \w+ed\b[^.;]{0,80}?\b(?:via|through|by calling|using|with|in|from))\s+`?(?:[a-z]+[A-Z]\w*|[a-z]+_[a-z_]+|\w+\(\))`?",
+    )
+});
 /// "Seems the server is not correct", "It looks like the cache is stale", "Apparently …": an
 /// impression of the moment, not a fact.
 static IMPRESSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -276,11 +291,15 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
         || CODE_WALK.is_match(s)
         || IMPRESSION.is_match(s)
         || TRIED.is_match(s)
+        || YOUR_SITUATION.is_match(s)
     {
         return Some(Dropped::Status);
     }
     if asks_for_work_midway(s) || specifies_the_work(s) {
         return Some(Dropped::Request);
+    }
+    if THROUGH_A_FUNCTION.is_match(s) && !super::pasted::has_a_person(s) {
+        return Some(Dropped::Pasted);
     }
     if WORK_IN_HAND.is_match(s) {
         return Some(Dropped::NotDurable);
@@ -447,6 +466,11 @@ mod tests {
             ("For a first-time Fish user, we need to create ~/.config/fish", Dropped::Request),
             ("If they're the same, no new commit was created and Created should be false", Dropped::Request),
             ("It should be worktree plus the new changes done by session 2", Dropped::Request),
+            ("You have an active Claude Code session", Dropped::Status),
+            (
+                "Summaries are extracted from transcript content via extractLastAssistantMessage and written to the metadata directory",
+                Dropped::Pasted,
+            ),
             (
                 "If the authenticated WebSocket connection fails, the app silently falls back to public-only mode",
                 Dropped::Status,
@@ -497,6 +521,8 @@ mod tests {
             "Use prefix 'rwr/' for the branch name",
             "Claude Rule should appear as \"Claude Rule\", not just \"Rule\"",
             "Release notes should link every PR they mention.",
+            "You have access to the staging database through the bastion.",
+            "Secrets are loaded from the vault via the `vault-agent` sidecar.",
             "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {
             assert_eq!(of_the_moment(said), None, "{said}");

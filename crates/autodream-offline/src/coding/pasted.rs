@@ -283,6 +283,11 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
     form
 }
 
+/// Does a person speak in the sentence (I, we, you, let's)?
+pub fn has_a_person(sentence: &str) -> bool {
+    PERSON.is_match(sentence)
+}
+
 /// Is the sentence about a code symbol ("parseConfig() returns early …")?
 pub fn about_a_symbol(sentence: &str) -> bool {
     IDENT_SUBJECT.is_match(sentence)

@@ -33,7 +33,7 @@ pub enum Reaction {
 /// Numbered answers ("1 - yeah, 2 - definitely") and choices named by their label only.
 static APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*\d+\s*[-:.)]\s*(?:yes|yeah|yep|ok|okay|sure|definitely|no|nope|agreed|correct|right)\b|^(?:(?:ok|okay|yes|yeah|sure|great|perfect|cool|nice|good)[,.!]?\s+)*(?:i|we)\s*(?:really\s+|actually\s+)?(?:like|love|prefer|'d go with|would go with|go with|pick|choose|agree with|am fine with|'m fine with|'m ok with)\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:option|approach|idea|proposal|plan|suggestion|variant|version|alternative|first one|second one|third one|last one|latter|former)\b[\w\s,]{0,12}[.!]?$|^(?:option|variant|approach|plan)\s+[A-Z0-9]\b[\w\s,]{0,40}[.!]?$|\bgo for it\b|^(?:sounds|looks)\s+(?:good|great|fine)\b|^lgtm\b",
+        r"(?i)^\s*\d+\s*[-:.)]\s*(?:yes|yeah|yep|ok|okay|sure|definitely|no|nope|agreed|correct|right)\b|^(?:(?:ok|okay|yes|yeah|sure|great|perfect|cool|nice|good)[,.!]?\s+)*(?:i|we)\s*(?:really\s+|actually\s+)?(?:like|love|prefer|'d go with|would go with|go with|pick|choose|agree with|am fine with|'m fine with|'m ok with)\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:option|approach|idea|proposal|plan|suggestion|variant|version|alternative|first one|second one|third one|last one|latter|former)\b[\w\s,]{0,12}[.!]?$|^(?:option|variant|approach|plan)\s+[A-Z0-9]\b[\w\s,]{0,40}[.!]?$|\bgo for it\b|^(?:sounds|looks)\s+(?:good|great|fine)\b|^lgtm\b|\b(?:is|are|was) (?:fine|ok|okay|good enough|perfect)[.!]*$",
     )
 });
 /// The agent's answer judged: "you described it really eloquently", "you nailed it".

@@ -21,6 +21,11 @@ static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// ", we should record that field too …": work for the next step after a statement. "…, we
+/// should never …" sets a limit and stays.
+static TRAILING_SHOULD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i),\s*(?:so |and )?(?:we|you) (?:should|need to|have to|must) (\w+)\b.*$"));
+
 pub fn trim_trailing_requests(text: &str) -> String {
     // "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml": the change stays, the
     // order after the dash or semicolon goes.
@@ -34,6 +39,13 @@ pub fn trim_trailing_requests(text: &str) -> String {
                 text[..m.start()].trim_end_matches(['.', ',', ';'])
             ));
         }
+    }
+    if let Some(c) = TRAILING_SHOULD.captures(text)
+        && !matches!(c[1].to_lowercase().as_str(), "not" | "never" | "always" | "be")
+        && let Some(m) = c.get(0).filter(|m| word_count(&text[..m.start()]) >= 4)
+    {
+        let head = text[..m.start()].trim_end();
+        return format!("{head}.");
     }
     match TRAILING_REQUEST.find(text) {
         Some(m) if m.start() > 0 && word_count(&text[..m.start()]) >= 4 => {
@@ -67,6 +79,14 @@ mod tests {
         ] {
             assert_eq!(trim_trailing_requests(said), kept);
         }
+        assert_eq!(
+            trim_trailing_requests(
+                "We store transcript_path in the session state, we should record it in the metadata too."
+            ),
+            "We store transcript_path in the session state."
+        );
+        let limit = "Migrations run from the pipeline, we should never run them by hand.";
+        assert_eq!(trim_trailing_requests(limit), limit);
         // A reason is not a task: "so that" and "so it" stay.
         let reason = "Keep the lockfile in git, so that CI installs the same versions.";
         assert_eq!(trim_trailing_requests(reason), reason);
