@@ -440,3 +440,27 @@ fn a_clause_left_by_a_supersession_stays_only_if_it_reads_on_its_own() {
     assert!(current_holding(memory, &["50 commits"]).is_empty(), "{lines:#?}");
     assert!(!superseded_holding(memory, "Jenkins").is_empty(), "{lines:#?}");
 }
+
+#[test]
+fn one_slot_for_two_parts_of_the_project_keeps_both_values_and_a_new_value_for_one_part_replaces_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    let first = session("s1", "2026-03-02T09:00:00Z", &["In this repo we use Prisma for the API."]);
+    let second =
+        session("s2", "2026-03-09T09:00:00Z", &["In this repo we always use Drizzle in the worker."]);
+    dream(memory, &[first, second], "2026-03-10T00:00:00Z");
+    assert_eq!(current_holding(memory, &["Prisma"]).len(), 1, "{:?}", fact_lines(memory));
+    assert_eq!(current_holding(memory, &["Drizzle"]).len(), 1, "{:?}", fact_lines(memory));
+    // The same part of the project given another value: the newer one replaces the older.
+    let third = session("s3", "2026-03-16T09:00:00Z", &["In this repo we use TypeORM for the API."]);
+    dream(memory, &[third], "2026-03-17T00:00:00Z");
+    assert_eq!(current_holding(memory, &["TypeORM"]).len(), 1, "{:?}", fact_lines(memory));
+    // A name the vocabulary does not know is a value all the same: never merged, it replaces.
+    let fourth = session("s4", "2026-03-23T09:00:00Z", &["In this repo we use Kysely for the API."]);
+    dream(memory, &[fourth], "2026-03-24T00:00:00Z");
+    assert_eq!(current_holding(memory, &["Kysely"]).len(), 1, "{:?}", fact_lines(memory));
+    assert!(current_holding(memory, &["TypeORM"]).is_empty(), "{:?}", fact_lines(memory));
+    assert!(current_holding(memory, &["Prisma"]).is_empty(), "{:?}", fact_lines(memory));
+    assert_eq!(superseded_holding(memory, "Prisma").len(), 1, "{:?}", fact_lines(memory));
+    assert_eq!(current_holding(memory, &["Drizzle"]).len(), 1, "{:?}", fact_lines(memory));
+}

@@ -313,6 +313,11 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     if super::vocabulary::VOCABULARY.replaces(new, old) {
         return true;
     }
+    // The same statement with another value: "we use Kysely for the API" after "we use Prisma
+    // for the API", whether or not the vocabulary knows the names.
+    if super::memo::differ_only_in_value(new, old) {
+        return true;
+    }
     if !UPDATE.is_match(new) {
         return false;
     }

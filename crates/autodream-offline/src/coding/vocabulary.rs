@@ -93,6 +93,55 @@ fn usable(name: &str) -> bool {
     matches!(crate::text::commonness(&name.to_lowercase()), Commonness::Rare) && name.chars().count() >= 3
 }
 
+/// "… for the API", "… in the worker", "… of the mobile app": the part of the project a value is
+/// said of.
+static SCOPE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:for|in|inside|within|of|on) (?:the|our) ([a-z][\w-]*(?: [a-z][\w-]*)?)")
+        .expect("valid regex")
+});
+/// Words of a scope that name no part of the project.
+const NOT_A_PART: &[&str] = &[
+    "end",
+    "moment",
+    "future",
+    "past",
+    "meantime",
+    "repo",
+    "repository",
+    "project",
+    "codebase",
+    "team",
+    "cloud",
+    "first",
+    "same",
+    "way",
+    "case",
+    "long",
+    "time",
+    "morning",
+    "evening",
+    "weekend",
+];
+
+/// The parts of the project a statement speaks of (their last word, lower-cased).
+pub(crate) fn scopes(text: &str) -> BTreeSet<String> {
+    SCOPE
+        .captures_iter(text)
+        .filter_map(|c| {
+            // "for the API now": a part's name ends before a word that names nothing.
+            c[1].split_whitespace()
+                .take_while(|w| !crate::text::is_function_word(w))
+                .last()
+                .map(str::to_lowercase)
+        })
+        .filter(|w| !NOT_A_PART.contains(&w.as_str()) && !VOCABULARY_NAMES.contains(w))
+        .collect()
+}
+
+/// Every name of the vocabulary, lower-cased (a scope is a part of the project, not a tool).
+static VOCABULARY_NAMES: LazyLock<std::collections::HashSet<String>> =
+    LazyLock::new(|| VOCABULARY.by_name.keys().cloned().collect());
+
 /// The vocabulary, read once (the tests check the file).
 pub static VOCABULARY: LazyLock<Vocabulary> =
     LazyLock::new(|| parse(VOCABULARY_TXT).expect("data/vocabulary.txt is valid"));
@@ -118,6 +167,11 @@ impl Vocabulary {
     /// names the other's)?
     pub fn replaces(&self, new: &str, old: &str) -> bool {
         let (n, o) = (self.values_in(new), self.values_in(old));
+        // "Prisma for the API" and "Drizzle in the worker": one slot, two subjects; both stand.
+        let (ns, os) = (scopes(new), scopes(old));
+        if !ns.is_empty() && !os.is_empty() && ns.is_disjoint(&os) {
+            return false;
+        }
         n.iter().any(|(cat, value)| {
             self.categories[*cat].exclusive
                 && !o.contains(&(*cat, value.clone()))
@@ -163,5 +217,8 @@ mod tests {
         assert!(!v.replaces("Run the task with make.", "Let's play the demo."));
         assert!(v.differ_in_value("Tests run on Jest.", "Tests run on Vitest."));
         assert!(!v.differ_in_value("Tests run on Jest.", "We run Jest in watch mode."));
+        // One slot, two parts of the project: both stand.
+        assert!(!v.replaces("Drizzle is the ORM in the worker.", "We use Prisma for the API."));
+        assert!(v.replaces("We use Drizzle for the API now.", "We use Prisma for the API."));
     }
 }
