@@ -26,6 +26,14 @@ static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 static TRAILING_SHOULD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i),\s*(?:so |and )?(?:we|you) (?:should|need to|have to|must) (\w+)\b.*$"));
 
+/// "Now we use CloudFront for the DNS, does rsync still work over ssh?": a statement and then a
+/// question about it. The statement stays; the question goes.
+static TRAILING_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i),\s*(?:but |so |and )?(?:does|do|is|are|can|could|will|would|should|did|has|have) (?:it|this|that|there|we|you|i|the|rsync|\w+) [^,]*\?\s*$",
+    )
+});
+
 pub fn trim_trailing_requests(text: &str) -> String {
     // "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml": the change stays, the
     // order after the dash or semicolon goes.
@@ -39,6 +47,9 @@ pub fn trim_trailing_requests(text: &str) -> String {
                 text[..m.start()].trim_end_matches(['.', ',', ';'])
             ));
         }
+    }
+    if let Some(m) = TRAILING_QUESTION.find(text).filter(|m| word_count(&text[..m.start()]) >= 4) {
+        return format!("{}.", text[..m.start()].trim_end());
     }
     if let Some(c) = TRAILING_SHOULD.captures(text)
         && !matches!(c[1].to_lowercase().as_str(), "not" | "never" | "always" | "be")
@@ -84,6 +95,12 @@ mod tests {
                 "We store transcript_path in the session state, we should record it in the metadata too."
             ),
             "We store transcript_path in the session state."
+        );
+        assert_eq!(
+            trim_trailing_requests(
+                "Now we use CloudFront for the DNS of the map, does rsync still work over ssh?"
+            ),
+            "Now we use CloudFront for the DNS of the map."
         );
         let limit = "Migrations run from the pipeline, we should never run them by hand.";
         assert_eq!(trim_trailing_requests(limit), limit);
