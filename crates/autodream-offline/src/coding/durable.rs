@@ -62,6 +62,15 @@ static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A short label before a colon ("Context:", "Before this merges:", "先说下环境：").
 static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
+/// "We're using X", "We use X", "X is our Y".
+static USES_TOOL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:we(?:'re| are)? (?:using|use|on)|(?:it'?s|that'?s) [\w.-]+ now)\b"));
+/// "That needs 1.80, so we're …": a reason that points back, then its consequence.
+static POINTER_THEN_SO: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:that|this|it)\b[^,]{0,60}, so ((?:we|i|the|our)\b.+)$"));
+/// A clause that opens with its subject: a pronoun or "the/our …".
+static SUBJECT_FIRST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:we|we'?re|we'?ve|i|i'?m|they|it|it'?s|our|the|this|that)\b"));
 /// A URL's scheme is no label ("https://…").
 static URL_SCHEME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^[a-z][a-z0-9+.-]*://"));
 /// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
@@ -140,7 +149,7 @@ static DECISION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ROLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|owner|review",
+        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|(?:cuts|ships|does|publishes|deploys|merges|writes|tags) the \w+ (?:usually|normally|always|now)|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|owner|review",
     )
 });
 /// A CJK name before or after a role word (王磊是…, 归赵强).
@@ -278,7 +287,7 @@ fn in_third_person(text: &str) -> String {
 /// The user saying who they are: "I'm a data engineer on …", "I work on …", "My role is …".
 static USER_IDENTITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{3,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester)\b.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
+        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{3,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester)\b.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^i'?m (?P<background>(?:coming|new|used|moving|switching) (?:from|to) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
     )
 });
 
@@ -291,6 +300,8 @@ fn about_the_user(text: &str) -> Option<String> {
         let article =
             article.split_whitespace().nth(if text.to_lowercase().starts_with("i am") { 1 } else { 0 })?;
         format!("The user is {article} {}", rest.as_str())
+    } else if let Some(background) = c.name("background") {
+        format!("The user is {}", background.as_str())
     } else if let Some(work) = c.name("work") {
         format!("The user works {}", work.as_str())
     } else {
@@ -312,6 +323,22 @@ static FRAGMENT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:still|also|just|again|then|now)\s+[a-z]+s\b"));
 /// A commit or object hash: git has it, memory does not need it.
 static HASH: LazyLock<Regex> = LazyLock::new(|| re(r"\b[0-9a-f]*[0-9][0-9a-f]*[a-f][0-9a-f]*\b"));
+
+/// "We're moving CI to Buildkite, we already have agents": two sentences joined by a comma,
+/// each with its own subject.
+fn comma_splices(clause: &str) -> Vec<&str> {
+    static SPLICE: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i),\s+(?:we|i|you|they|it|he|she)(?:'re|'ve|'ll|'s)?\s+\w"));
+    let mut out = Vec::new();
+    let mut start = 0;
+    for m in SPLICE.find_iter(clause) {
+        out.push(clause[start..m.start()].trim());
+        start = m.start() + 1;
+    }
+    out.push(clause[start..].trim());
+    out.retain(|c| !c.is_empty());
+    out
+}
 
 fn is_cut_short(text: &str) -> bool {
     let t = text.trim_end();
@@ -402,7 +429,7 @@ fn names_a_person(text: &str) -> bool {
 
 static PERSON_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
+        r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
     )
 });
 
@@ -492,6 +519,12 @@ fn in_a_language_the_rules_read(text: &str) -> bool {
 /// Judges one sentence. `anchor` is the day it was said (for dates ahead).
 pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let (text, correction) = without_lead(sentence);
+    // "That needs 1.80, so we're bumping MSRV to 1.80": the reason points back, the statement
+    // after "so" stands alone.
+    let text = match POINTER_THEN_SO.captures(&text) {
+        Some(c) if word_count(&c[1]) >= 4 => crate::render::capitalise_first(&c[1]),
+        _ => text,
+    };
     let text = super::tails::trim_trailing_requests(&text);
     let trimmed = text.trim();
     if holds_secret(trimmed) {
@@ -541,7 +574,10 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         let kind = kind_of(trimmed, anchor, correction).unwrap_or(Kind::Fact);
         return Verdict::Keep(Kept { kind, text: trimmed.to_string(), refers_back: false, standing: false });
     }
-    if words < 4 {
+    // "We're using cargo-dist.": a tool the project uses is a fact however short.
+    if words < 4
+        && !(super::vocabulary::VOCABULARY.values_in(trimmed).len() == 1 && USES_TOOL.is_match(trimmed))
+    {
         return Verdict::Drop(Dropped::Chatter);
     }
     if is_question(trimmed) {
@@ -557,6 +593,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let text = if MOMENT.is_match(trimmed) && !STRONG_STANDING.is_match(trimmed) {
         let lasting: Vec<&str> = super::kinds::clauses(trimmed)
             .into_iter()
+            .flat_map(comma_splices)
             .filter(|c| !MOMENT.is_match(c) && super::moment::of_the_moment(c).is_none())
             .collect();
         if lasting.is_empty() {
@@ -579,6 +616,14 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     // test reads what follows it.
     let body = match LABEL.captures(trimmed) {
         Some(c) if MEANINGFUL_LABEL.is_match(&c[1]) => &trimmed[c.get(0).expect("match").end()..],
+        // "Change of heart on the NAS: we're switching it to Podman": the label names what the
+        // statement after it is about; the statement is what is judged an order or not.
+        Some(c)
+            if word_count(&c[1]) <= 8
+                && SUBJECT_FIRST.is_match(&trimmed[c.get(0).expect("match").end()..]) =>
+        {
+            &trimmed[c.get(0).expect("match").end()..]
+        }
         _ => trimmed,
     };
     let standing = STANDING.is_match(trimmed);
@@ -612,7 +657,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         // on", "in this repo" it is a rule.
         return Verdict::Drop(Dropped::Request);
     }
-    if let Some(about_user) = about_the_user(trimmed) {
+    if let Some(about_user) = about_the_user(body) {
         return Verdict::Keep(Kept {
             kind: Kind::User,
             text: about_user,
@@ -701,7 +746,7 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     if URL.is_match(text) || REFERENCE_WORDS.is_match(text) && DECLARATIVE.is_match(text) {
         return Some(Kind::Reference);
     }
-    if DECLARATIVE.is_match(text) && has_value(text) {
+    if (DECLARATIVE.is_match(text) || USES_TOOL.is_match(text)) && has_value(text) {
         return Some(Kind::Fact);
     }
     None

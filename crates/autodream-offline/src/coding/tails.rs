@@ -17,7 +17,7 @@ use crate::text::is_cjk;
 /// statement is the fact, the tail is the task or the hedge of the moment.
 static TRAILING_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:[，,]\s*(?:你先|你|帮我|然后看看|然后|顺便|麻烦)[^，,]*)+[。.]?$|,\s*(?:can|could) you\b[^,]*$|,\s*please\b[^,]*$|,\s*(?:look|check|see|take a look|have a look)\b[^,]*$|,\s*so (?:we|you|i) (?:need|have|will need|'ll need|should) to\b[^,]*$|,\s*but (?:maybe|perhaps|possibly)\b.*$|,\s*(?:so |and |then |now )?let'?s\b.*$",
+        r"(?i)(?:[，,]\s*(?:你先|你|帮我|然后看看|然后|顺便|麻烦)[^，,]*)+[。.]?$|,\s*(?:can|could) you\b[^,]*$|,\s*please\b[^,]*$|,\s*so (?:please|can you|could you|pls)\b.*$|,\s*(?:look|check|see|take a look|have a look)\b[^,]*$|,\s*so (?:we|you|i) (?:need|have|will need|'ll need|should) to\b[^,]*$|,\s*but (?:maybe|perhaps|possibly)\b.*$|,\s*(?:so |and |then |now )?let'?s\b.*$",
     )
 });
 
