@@ -213,7 +213,13 @@ fn first_sentence_after(lines: &[&str]) -> Option<String> {
 /// An option's words without markup and the agent's weighing.
 fn clean(s: &str) -> String {
     let s = WEIGHING.replace_all(s, "");
-    s.replace("**", "").trim().trim_end_matches([':', '—', '-', '–']).trim().to_string()
+    s.replace("**", "")
+        .trim()
+        .trim_matches('|')
+        .trim()
+        .trim_end_matches([':', '—', '-', '–'])
+        .trim()
+        .to_string()
 }
 
 #[cfg(test)]

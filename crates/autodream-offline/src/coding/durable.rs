@@ -128,7 +128,7 @@ static FIRST_PERSON_PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 /// The speaker's own plans and state for the moment ("I'll watch Jenkins").
 static FIRST_PERSON_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:i'?ll|i will|i'?m|i am|i (?:do |really |also |still )?need|i want|i'?d like|i just|i think|i guess|i have|i'?ve|i was|i did|i can|let me|i'?ll give|here'?s|here is|below|see below|we (?:still |then |also |first |now |just )?need to|we have to|we'?ve got to)\b|^(?:我先|我来|我已经|我刚|我要|我想|我放|我用|我把)",
+        r"(?i)^(?:i'?ll|i will|i'?m|i am|i (?:do not|don'?t|dont) have|i (?:do |really |also |still )?need|i want|i'?d like|i just|i think|i guess|i have|i'?ve|i was|i did|i can|let me|i'?ll give|here'?s|here is|below|see below|we (?:still |then |also |first |now |just )?need to|we have to|we'?ve got to)\b|^(?:我先|我来|我已经|我刚|我要|我想|我放|我用|我把)",
     )
 });
 /// A failure or the state of the moment.

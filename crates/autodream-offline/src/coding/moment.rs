@@ -64,7 +64,7 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// comment", "Copilot has done its review, it's left some comments": the state of the work.
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^(?:we|i) (?:were|was|are|am|'re|'m) (?:working|looking) on\b|^(?:we|i) (?:are|am|'re|'m) (?:now |currently )?(?:reviewing|fixing|debugging|investigating|implementing|refactoring|preparing|testing|trying|wrapping up|finishing)\b|^(?:the )?fix (?:is|was|has been) (?:pushed|merged|deployed|in)\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b|\b(?:has|have|'s|'ve) (?:done|finished|completed) (?:its|their|his|her|the|a) (?:review|pass|run)\b|\b(?:has|have|'s|'ve) left (?:some|a few|a couple of|more|two|three|\d+) (?:comments|notes|suggestions)\b|\bsince the (?:pr|branch|issue|ticket) was (?:raised|opened|created|made|cut)\b|^(?:we|i) (?:didn'?t|did not|hadn'?t|had not) (?:have|see|get|know|notice|realise|realize)\b|^(?:we|i) (?:wasn'?t|weren'?t|was not|were not) (?:able|sure|aware)\b",
+        r"(?i)\bI just (?:\w+ed|ran|did|made|wrote|saw|got|tried|put|sent)\b|\b(?:we|i) (?:are|am|'re|'m) still\b|^(?:(?:currently|right now|now|today),? )?(?:we|i) (?:were|was|are|am|'re|'m) (?:currently |now |still )?(?:working|looking) (?:on|in|at)\b|^(?:we|i) (?:are|am|'re|'m) (?:now |currently )?(?:reviewing|fixing|debugging|investigating|implementing|refactoring|preparing|testing|trying|wrapping up|finishing)\b|^(?:the )?fix (?:is|was|has been) (?:pushed|merged|deployed|in)\b|^there (?:is|are) (?:a|an|some|two|three|\d+) (?:new )?(?:pr|review|comment|error|bug|issue|problem|conflict|failure|failing)\b|\b(?:we|i) (?:do |still )?have (?:a |some )?(?:conflicts?|merge conflicts?|errors?|failures?|failing tests?)\b|\b(?:has|have|'s|'ve) (?:done|finished|completed) (?:its|their|his|her|the|a) (?:review|pass|run)\b|\b(?:has|have|'s|'ve) left (?:some|a few|a couple of|more|two|three|\d+) (?:comments|notes|suggestions)\b|\bsince the (?:pr|branch|issue|ticket) was (?:raised|opened|created|made|cut)\b|^(?:we|i) (?:didn'?t|did not|hadn'?t|had not) (?:have|see|get|know|notice|realise|realize)\b|^(?:we|i) (?:wasn'?t|weren'?t|was not|were not) (?:able|sure|aware)\b",
     )
 });
 /// "In setup.go we now call strategy.OpenRepository()": what a source file does today, read
@@ -467,6 +467,7 @@ mod tests {
             ("If they're the same, no new commit was created and Created should be false", Dropped::Request),
             ("It should be worktree plus the new changes done by session 2", Dropped::Request),
             ("You have an active Claude Code session", Dropped::Status),
+            ("currently we are working in @docs/planning/prd.md", Dropped::Status),
             (
                 "Summaries are extracted from transcript content via extractLastAssistantMessage and written to the metadata directory",
                 Dropped::Pasted,

@@ -187,3 +187,24 @@ fn a_script_the_rules_cannot_read_is_never_written() {
     assert!(kept("我们统一用 pnpm，不要再用 npm 了。").is_some());
     assert!(kept("We always deploy the Пульс dashboard with `make deploy` in this repo.").is_some());
 }
+
+#[test]
+fn what_the_user_has_not_and_what_they_come_from() {
+    for said in ["I dont have anything to add", "No, I don't have such, let it be a surprise"] {
+        assert!(matches!(judge(said, day(), false), Verdict::Drop(_)), "{said}");
+    }
+    match judge(
+        "Quick context: I'm coming from React Native, so please explain the actor model.",
+        day(),
+        false,
+    ) {
+        Verdict::Keep(k) => assert_eq!(k.text, "The user is coming from React Native."),
+        Verdict::Drop(why) => panic!("dropped: {why:?}"),
+    }
+    // A reason that points back, then its consequence: the consequence is kept.
+    match judge("That needs 1.80, so we're bumping MSRV to 1.80 (was 1.74).", day(), false) {
+        Verdict::Keep(k) => assert!(k.text.starts_with("We're bumping MSRV to 1.80"), "{}", k.text),
+        Verdict::Drop(why) => panic!("dropped: {why:?}"),
+    }
+    assert!(kept("We're using cargo-dist.").is_some());
+}
