@@ -67,7 +67,7 @@ pub const DESCRIPTION_MAX_CHARS: usize = 150;
 
 /// A sentence that points back at the thing the sentence before it named.
 static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|deploy|edit|modify|call|handle|do|add|adding|doing|fix|keep|remove) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
+    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
 });
 
 /// Something a pronoun later in the sentence can stand for: a name, a code span, a path,

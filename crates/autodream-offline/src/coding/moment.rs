@@ -106,7 +106,7 @@ static REVIEW_ADVICE_ANYWHERE: LazyLock<Regex> = LazyLock::new(|| {
 /// clause, or its subject.
 static PHRASE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$|^(?:is|are|was|were)\s+(?:currently|still|now|already|also|probably)\b|^(?:since|because|although|though|whereas|unless|to \w+)\b[^,;]*$"#,
+        r#"(?i)^(?:instead of|rather than|as opposed to|except for|apart from)\b[^,;]*$|^(?:is|are|was|were)\s+(?:currently|still|now|already|also|probably)\b|^(?:since|because|although|though|whereas|unless|to \w+)\b[^,;]*$|^where (?:the|a|an|this|that|it|we|you)\b[^?]*$"#,
     )
 });
 /// "One approach is to …", "We could use …", "Maybe we …", "If we use flags, we can …": an
@@ -121,7 +121,7 @@ static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
 /// cannot see. (The project itself is no such piece: "this repo", "this codebase" are scope.)
 static WORK_IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|^(?:\S+\s+){0,2}(?:on|in) the (?:pr|pull request|ticket|issue)\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
+        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?:a|the) (?:new|old|other|first|second|last|same|previous|next) one\b|^(?:\S+\s+){0,2}(?:on|in) the (?:pr|pull request|ticket|issue)\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
     )
 });
 /// "What was the trigger (…)": a question without its mark; "\"…\" <- I don't understand what
@@ -208,6 +208,10 @@ fn specifies_the_work(s: &str) -> bool {
     SPECIFIES.is_match(s) && !FORBIDS_OR_CONTRASTS.is_match(s)
 }
 
+/// "… then eventually, maybe, writes in the README": a guess inside a statement.
+static GUESS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:maybe|perhaps|probably|possibly|presumably)\b"));
+
 /// Text cut out of a quotation or a list: an odd number of straight double quotes ('If you
 /// have access to the server"'), or a closing parenthesis before any opening one ("8i48KY) can
 /// be accessed at …").
@@ -268,7 +272,10 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if BARE_QUESTION.is_match(s) || EMBEDDED_QUESTION.is_match(s) {
         return Some(Dropped::Question);
     }
-    if CLARIFICATION.is_match(s) {
+    // A guess in the main clause; one in a tail after a dash ("…, Ines does the releases now
+    // — she'll probably ping you") leaves the statement before it.
+    let main_clause = s.split([';', '—', '–']).next().unwrap_or(s).split(" - ").next().unwrap_or(s);
+    if CLARIFICATION.is_match(s) || GUESS.is_match(main_clause) {
         return Some(Dropped::NotDurable);
     }
     if ARGUMENT_STEP.is_match(s)
@@ -468,6 +475,12 @@ mod tests {
             ("It should be worktree plus the new changes done by session 2", Dropped::Request),
             ("You have an active Claude Code session", Dropped::Status),
             ("currently we are working in @docs/planning/prd.md", Dropped::Status),
+            ("Once we switch to a new one, rewind should not bother with the old one", Dropped::NotDurable),
+            ("The reviewer looks at it, then eventually, maybe, writes in the README", Dropped::NotDurable),
+            (
+                "Where the second element in the path you can find it in the projectHash attribute",
+                Dropped::NotDurable,
+            ),
             (
                 "Summaries are extracted from transcript content via extractLastAssistantMessage and written to the metadata directory",
                 Dropped::Pasted,

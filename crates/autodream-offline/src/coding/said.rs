@@ -169,6 +169,7 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
           | (?:Traceback|File\ "|goroutine\ \d|panic:|thread\ '|Caused\ by:|Exception\ in|\s*\^)
           | (?:diff\ --git|index\ [0-9a-f]|@@\ |\+\+\+\ |---\ )
           | [+-](?:\ {2,}|\t)                  # a diff line of indented code
+          | [+-]?\s*(?://|/\*|\#\ )\S            # a comment of code, or its diff line
           | (?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b
           | (?:error|warning)(?:\[\w+\])?:
           | \d+→                                # a numbered file listing
