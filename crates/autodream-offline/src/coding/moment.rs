@@ -121,7 +121,7 @@ static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
 /// cannot see. (The project itself is no such piece: "this repo", "this codebase" are scope.)
 static WORK_IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?:a|the) (?:new|old|other|first|second|last|same|previous|next) one\b|^(?:\S+\s+){0,2}(?:on|in) the (?:pr|pull request|ticket|issue)\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
+        r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?-i:Session|Step|Case|Attempt|Run|Lane|Scenario) \d+\b|\b(?:a|the) (?:new|old|other|first|second|last|same|previous|next) one\b|^(?:\S+\s+){0,2}(?:on|in) the (?:pr|pull request|ticket|issue)\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
     )
 });
 /// "What was the trigger (…)": a question without its mark; "\"…\" <- I don't understand what
@@ -476,6 +476,7 @@ mod tests {
             ("You have an active Claude Code session", Dropped::Status),
             ("currently we are working in @docs/planning/prd.md", Dropped::Status),
             ("Once we switch to a new one, rewind should not bother with the old one", Dropped::NotDurable),
+            ("Session 1 changes were discarded, so it should NOT be attributed", Dropped::NotDurable),
             ("The reviewer looks at it, then eventually, maybe, writes in the README", Dropped::NotDurable),
             (
                 "Where the second element in the path you can find it in the projectHash attribute",
@@ -533,6 +534,7 @@ mod tests {
             "Please use the british spelling :)",
             "Staging is on Heroku, app name tidepool-staging, if you need to check anything there.",
             "Use prefix 'rwr/' for the branch name",
+            "Lookups get cached in Redis, not an in-process LRU, because we run 6 replicas.",
             "Claude Rule should appear as \"Claude Rule\", not just \"Rule\"",
             "Release notes should link every PR they mention.",
             "You have access to the staging database through the bastion.",

@@ -169,7 +169,7 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
           | (?:Traceback|File\ "|goroutine\ \d|panic:|thread\ '|Caused\ by:|Exception\ in|\s*\^)
           | (?:diff\ --git|index\ [0-9a-f]|@@\ |\+\+\+\ |---\ )
           | [+-](?:\ {2,}|\t)                  # a diff line of indented code
-          | [+-]?\s*(?://|/\*|\#\ )\S            # a comment of code, or its diff line
+          | [+-]?\s*(?://|/\*)                 # a comment of code, or its diff line
           | (?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b
           | (?:error|warning)(?:\[\w+\])?:
           | \d+→                                # a numbered file listing
@@ -592,6 +592,7 @@ mod tests {
             "0x7f2d9c8b1e50/ForkPoolWorker-3/trace",
             "at Object.run (index.js:4:7)",
             "+       // RetryCount is the number of attempts so far",
+            "+// Note: agentName parameter is accepted for API compatibility",
         ] {
             assert!(is_pasted_line(line), "{line}");
         }
