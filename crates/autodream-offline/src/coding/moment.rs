@@ -212,6 +212,16 @@ fn specifies_the_work(s: &str) -> bool {
 static GUESS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:maybe|perhaps|probably|possibly|presumably)\b"));
 
+/// "When CheckpointCount is reset to 0 but PromptAttributions keeps old entries, subsequent
+/// checkpoints append …": how the code behaves in a case, described — a bug being chased or a
+/// behaviour being designed. The code will say it; a rule says what to do ("If a build fails,
+/// check …") or what must hold, and is left to the rules.
+static CASE_DESCRIBED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:if|when|once|after|as soon as) (?:the |a |an )?(?:[\w.()`-]+ ){0,6}(?:is|are|was|were|has|have|gets?|got|retains?|keeps?|becomes?|returns?|fails?|changes?|exists?)\b[^,]{0,80}, (?:(?:the|a|an|all|any|subsequent|every|each|its|their|our) )?(?:[\w.()`-]+ ){0,3}(?:is|are|gets?|append|appends|returns?|stays?|keeps?|becomes?|breaks?|fails?|loses?|uses?|reads?|writes?|shows?|points?)\b",
+    )
+});
+
 /// Text cut out of a quotation or a list: an odd number of straight double quotes ('If you
 /// have access to the server"'), or a closing parenthesis before any opening one ("8i48KY) can
 /// be accessed at …").
@@ -304,6 +314,9 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     }
     if asks_for_work_midway(s) || specifies_the_work(s) {
         return Some(Dropped::Request);
+    }
+    if CASE_DESCRIBED.is_match(s) && !super::pasted::has_a_person(s) && !super::kinds::is_rule(s) {
+        return Some(Dropped::NotDurable);
     }
     if THROUGH_A_FUNCTION.is_match(s) && !super::pasted::has_a_person(s) {
         return Some(Dropped::Pasted);
@@ -477,6 +490,10 @@ mod tests {
             ("currently we are working in @docs/planning/prd.md", Dropped::Status),
             ("Once we switch to a new one, rewind should not bother with the old one", Dropped::NotDurable),
             ("Session 1 changes were discarded, so it should NOT be attributed", Dropped::NotDurable),
+            (
+                "When CheckpointCount is reset to 0 but PromptAttributions retains old entries, subsequent checkpoints append new entries",
+                Dropped::NotDurable,
+            ),
             ("The reviewer looks at it, then eventually, maybe, writes in the README", Dropped::NotDurable),
             (
                 "Where the second element in the path you can find it in the projectHash attribute",
@@ -535,6 +552,7 @@ mod tests {
             "Staging is on Heroku, app name tidepool-staging, if you need to check anything there.",
             "Use prefix 'rwr/' for the branch name",
             "Lookups get cached in Redis, not an in-process LRU, because we run 6 replicas.",
+            "When a deploy fails, the on-call gets paged and must roll back first.",
             "Claude Rule should appear as \"Claude Rule\", not just \"Rule\"",
             "Release notes should link every PR they mention.",
             "You have access to the staging database through the bastion.",
