@@ -464,3 +464,21 @@ fn one_slot_for_two_parts_of_the_project_keeps_both_values_and_a_new_value_for_o
     assert_eq!(superseded_holding(memory, "Prisma").len(), 1, "{:?}", fact_lines(memory));
     assert_eq!(current_holding(memory, &["Drizzle"]).len(), 1, "{:?}", fact_lines(memory));
 }
+
+#[test]
+fn a_way_of_working_said_among_orders_about_attached_code_is_how_that_work_is_done() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    let task = session(
+        "s1",
+        "2026-02-16T09:00:00Z",
+        &[
+            "Enforce per-collection capacity limits. Use binary search insertion instead of sort-after-push for book levels. Check @src/tui/app.rs and @src/tui/event.rs",
+        ],
+    );
+    // The same words with no attached code, said as the whole turn, are a rule.
+    let rule = session("s2", "2026-02-17T09:00:00Z", &["use uv as the package manager"]);
+    dream(memory, &[task, rule], "2026-02-18T00:00:00Z");
+    assert!(current_holding(memory, &["binary search"]).is_empty(), "{:?}", fact_lines(memory));
+    assert_eq!(current_holding(memory, &["uv"]).len(), 1, "{:?}", fact_lines(memory));
+}

@@ -279,6 +279,14 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             *tally.dropped.entry(Dropped::Pasted).or_default() += 1;
             continue;
         }
+        // "Use binary search insertion instead of sorting" among the orders of a turn that
+        // attaches the code it is about: how that work is to be done. It waits as a candidate
+        // until another session says it again.
+        let for_this_work = !said.note
+            && !said.confirmed
+            && said.form.is_work_on_attached_code()
+            && orders::STANDING_IMPERATIVE.is_match(&text)
+            && !kinds::STRONG_STANDING.is_match(&text);
         // Below the threshold: a candidate in engine state, promoted when evidence grows.
         let evidence =
             Evidence { sentence: &said.text, index: said.index, form: &said.form, kind: kept.kind };
@@ -304,7 +312,9 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // … in this repo we commit the --local-dev state"): a decision made explicitly.
         let heard = said_in.sessions(&kept.text)
             + usize::from(announced || kept.standing || said.confirmed || revises());
-        if !candidates::judge(&evidence, heard, said.note).admitted {
+        if !candidates::judge(&evidence, heard, said.note).admitted
+            || for_this_work && said_in.sessions(&kept.text) < 2
+        {
             candidates::hold(&mut record, &text, said, &evidence, source);
             tally.held += 1;
             continue;

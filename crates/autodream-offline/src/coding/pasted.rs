@@ -59,6 +59,8 @@ pub struct TurnForm {
     pub ident_sentences: usize,
     /// The turn starts mid-thought: lower case, a conjunction, or punctuation first.
     pub starts_mid: bool,
+    /// The turn attaches files to the prompt ("check @src/main.rs"): it is about that code.
+    pub attaches_files: bool,
     /// Terminal escape sequences or other control characters.
     pub control: bool,
 }
@@ -73,6 +75,13 @@ impl TurnForm {
     /// task's context (what is wrong, what it should look like), not standing facts.
     pub fn is_task(&self) -> bool {
         self.requests > 0 || self.questions > 0
+    }
+
+    /// The turn asks for work on code it attaches ("Enforce the capacity limits. Use binary
+    /// search insertion for book levels. Check @src/tui/app.rs"): a way of working said in it
+    /// ("Use …") is how that work is to be done, unless a word makes it hold beyond it.
+    pub fn is_work_on_attached_code(&self) -> bool {
+        self.attaches_files && self.requests > 0
     }
 
     /// The whole turn is a pasted document about the code (a review comment, a bug report,
@@ -138,6 +147,9 @@ static PERSON: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A file attached to the prompt: "@src/tui/app.rs", "@docs/PLAN.md".
+static ATTACHED_FILE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|\s)@[\w.-]*[/.][\w./-]*\w").expect("valid regex"));
 /// A line or file position.
 static LINE_REF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:lines?|ln\.?)\s+\d+|\bL\d+(?:-L?\d+)?\b|\w\.[a-z]{1,5}:\d+|#L\d+")
@@ -247,6 +259,7 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
     form.line_refs = LINE_REF.find_iter(raw).count();
     form.control = raw.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'));
     form.starts_mid = MID_START.is_match(raw.trim_start());
+    form.attaches_files = ATTACHED_FILE.is_match(raw);
     for sentence in crate::text::split_sentences(prose) {
         form.sentences += 1;
         if ADVICE.is_match(sentence) {
