@@ -273,9 +273,19 @@ fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     let mut start = 0;
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     let mut k = 0;
+    // Parentheses open at this point: "(!!! warning)", "(e.g. this one.)" end no sentence.
+    let mut depth = 0usize;
     while k < chars.len() {
         let (i, c) = chars[k];
-        if !is_terminator(c) {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        // A short aside only: a long one ("(side note: … all morning. profiles are updated.)")
+        // holds sentences of its own.
+        let closes_soon = line[i..].find(')').is_some_and(|at| at <= 30);
+        if !is_terminator(c) || depth > 0 && !matches!(c, '。' | '！' | '？' | '；') && closes_soon {
             k += 1;
             continue;
         }

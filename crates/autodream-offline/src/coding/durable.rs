@@ -52,7 +52,7 @@ pub enum Verdict {
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
+        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)\s*[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -62,6 +62,27 @@ static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A short label before a colon ("Context:", "Before this merges:", "先说下环境：").
 static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
+/// "Constructor injection only", "Tailwind only, no CSS modules", "no malloc": a restriction
+/// said as the thing allowed or the thing banned, without a verb.
+static ONLY_OR_NONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:[\w@./+-]+ ){1,3}only\b(?: please)?[,;.!]?(?:\s|$)|^no [\w@./+-]+(?: [\w@./+-]+)?(?:[,;.!—–-]|\s*$)",
+    )
+});
+/// "no worries", "no idea": the short "no …" of conversation.
+static NO_CHATTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^no (?:worries|problem|problems|thanks|thank|idea|clue|way|rush|need|luck|prob|biggie|issue|issues|change|changes|more|longer|one|doubt|kidding|matter)\b",
+    )
+});
+
+/// Is the sentence a restriction without a verb ("X only", "no X")?
+fn restricts(text: &str) -> bool {
+    // "I only want to keep X as of now" is a wish of the moment, not "X only".
+    static PERSON_FIRST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|they|it|this|that)\b"));
+    ONLY_OR_NONE.is_match(text) && !NO_CHATTER.is_match(text) && !PERSON_FIRST.is_match(text)
+}
+
 /// "We're using X", "We use X", "X is our Y".
 static USES_TOOL: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:we(?:'re| are)? (?:using|use|on)|(?:it'?s|that'?s) [\w.-]+ now)\b"));
@@ -76,7 +97,7 @@ static URL_SCHEME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^[a-z][a-z0-9+.-]
 /// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
 static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|chosen|deadline)\b|规矩|规范|规则|决定",
+        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|chosen|deadline|style|guidelines?)\b|规矩|规范|规则|决定",
     )
 });
 /// A pronoun that stands for something named before it.
@@ -429,7 +450,7 @@ fn names_a_person(text: &str) -> bool {
 
 static PERSON_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
+        r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|go through|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
     )
 });
 
@@ -574,9 +595,11 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         let kind = kind_of(trimmed, anchor, correction).unwrap_or(Kind::Fact);
         return Verdict::Keep(Kept { kind, text: trimmed.to_string(), refers_back: false, standing: false });
     }
-    // "We're using cargo-dist.": a tool the project uses is a fact however short.
+    // "We're using cargo-dist.": a tool the project uses is a fact however short; "No malloc."
+    // is a rule however short.
     if words < 4
         && !(super::vocabulary::VOCABULARY.values_in(trimmed).len() == 1 && USES_TOOL.is_match(trimmed))
+        && !restricts(trimmed)
     {
         return Verdict::Drop(Dropped::Chatter);
     }
@@ -736,7 +759,11 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     if dated && (EVENT.is_match(text) || super::dated::names_event(text)) {
         return Some(Kind::Date);
     }
-    if STANDING.is_match(text) || STANDING_IMPERATIVE.is_match(text) || FIRST_PERSON_PREFERENCE.is_match(text)
+    if STANDING.is_match(text)
+        || STANDING_IMPERATIVE.is_match(text)
+        || FIRST_PERSON_PREFERENCE.is_match(text)
+        || restricts(text)
+        || LABEL.captures(text).is_some_and(|c| MEANINGFUL_LABEL.is_match(&c[1]))
     {
         return Some(Kind::Preference);
     }

@@ -96,11 +96,20 @@ static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
 /// after a whole main clause ("In cloud mode we should not offer the agent choice as we handle
 /// that") stands for what that main clause names.
 pub(crate) fn has_hole(text: &str) -> bool {
-    CONTINUES.find(text).is_some_and(|m| {
+    CONTINUES.find_iter(text).filter(|m| !existential_there(text, m)).any(|m| {
         let before = &text[..m.start()];
         let reasoned = SUBORDINATE.find_iter(before).any(|s| kinds::word_count(&before[..s.start()]) >= 8);
         !ANCHOR.is_match(before) && !reasoned
     })
+}
+
+/// "…, there's a pnpm-lock.yaml": "there" that says something exists points nowhere.
+fn existential_there(text: &str, m: &regex::Match<'_>) -> bool {
+    static EXISTS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:'s|’s|\s+(?:is|are|was|were|will|has|have|isn'?t|aren'?t)\b)")
+            .expect("valid regex")
+    });
+    m.as_str().to_lowercase().ends_with("there") && EXISTS.is_match(&text[m.end()..])
 }
 
 /// "This should …", "That means …": a subject that points at the moment.
@@ -111,9 +120,15 @@ static DEMONSTRATIVE_SUBJECT: LazyLock<Regex> =
 static ALL_OF_IT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that) all\b").expect("valid regex"));
 
+/// "This is my personal blog, Hugo with …", "It's a Kotlin Multiplatform notes app": the
+/// project introduced, not a thing said before.
+static THE_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:this|it)(?: is|'s|’s) (?:my|our|a|an) (?:[\w+#.-]+ ){0,5}(?:app|application|service|site|website|blog|library|lib|tool|cli|project|repo|repository|monorepo|codebase|game|api|backend|frontend|plugin|extension|bot|dashboard|package|sdk|job|pipeline|operator|crate|module|firmware|platform|handbook|server)\b").expect("valid regex")
+});
+
 /// Is the sentence's subject a pronoun ("It is solved when …")?
 pub(crate) fn has_pronoun_subject(text: &str) -> bool {
-    PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text)
+    PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text) && !THE_PROJECT.is_match(text)
 }
 
 /// Counts of what a dream did, for its summary.
@@ -563,6 +578,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_project_introduced_is_no_pronoun_subject() {
+        assert!(!has_pronoun_subject("This is my personal blog, Hugo with the PaperMod theme."));
+        assert!(!has_pronoun_subject("It's a Kotlin Multiplatform notes app."));
+        assert!(has_pronoun_subject("This is a bug in the parser."));
+        assert!(has_pronoun_subject("It is solved when the cache is warm."));
+    }
+
+    #[test]
     fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
         for hole in [
             "The entire tool should handle that automatically",
@@ -574,6 +597,7 @@ mod tests {
         for whole in [
             "In cloud mode we should not display in the remediation module the possibility to choose the running cli agent as we handle that.",
             "The nightly export writes to `archive/`, never touch it",
+            "Never npm in this repo — it's pnpm, there's a pnpm-lock.yaml.",
         ] {
             assert!(!has_hole(whole), "{whole}");
         }

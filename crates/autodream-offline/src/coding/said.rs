@@ -478,6 +478,11 @@ fn split_before_order(sentence: &str) -> Vec<&str> {
     for m in DASH_TO_ORDER.find_iter(sentence) {
         let after = &sentence[m.end()..];
         let before = sentence[start..m.start()].trim();
+        // A dash inside an aside ("(a submodule, don't edit it — override in layouts/)") ends
+        // nothing.
+        if sentence[..m.start()].matches('(').count() > sentence[..m.start()].matches(')').count() {
+            continue;
+        }
         // An order with a standing word is a rule that ends the sentence: "we are changing
         // it to summarize - let's use US English everywhere" stays one statement.
         let turns_to_order = (super::orders::turns_to_order(after) || YOU_SHOULD.is_match(after))

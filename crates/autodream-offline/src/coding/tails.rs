@@ -38,7 +38,12 @@ pub fn trim_trailing_requests(text: &str) -> String {
     // "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml": the change stays, the
     // order after the dash or semicolon goes.
     static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"\s+[—–]\s+|;\s+"));
-    for m in SEPARATOR.find_iter(text) {
+    for (n, m) in SEPARATOR.find_iter(text).enumerate() {
+        // "metric definitions — net revenue etc — go through Hannah": the second dash closes an
+        // aside; what follows it is the sentence going on.
+        if n % 2 == 1 && m.as_str().trim() != ";" {
+            continue;
+        }
         let rest = text[m.end()..].trim_start();
         if turns_to_order(rest) && !STANDING_IMPERATIVE.is_match(rest) && word_count(&text[..m.start()]) >= 4
         {
@@ -102,6 +107,8 @@ mod tests {
             ),
             "Now we use CloudFront for the DNS of the map."
         );
+        let aside = "Metric definitions — net revenue etc — go through Hannah, she's the analytics lead.";
+        assert_eq!(trim_trailing_requests(aside), aside);
         let limit = "Migrations run from the pipeline, we should never run them by hand.";
         assert_eq!(trim_trailing_requests(limit), limit);
         // A reason is not a task: "so that" and "so it" stay.

@@ -19,6 +19,11 @@ fn sentences_split_at_terminators_but_not_at_abbreviations_or_numbers() {
     let s = split_sentences("我昨天去了北京。今天很累！好");
     assert_eq!(s, ["我昨天去了北京。", "今天很累！", "好"]);
     assert_eq!(split_sentences("one\ntwo"), ["one", "two"]);
+    // A terminator inside an aside that closes ends no sentence; one left open does.
+    let s = split_sentences("Notes are admonitions (!!! warning), never bold caps. Next one.");
+    assert_eq!(s, ["Notes are admonitions (!!! warning), never bold caps.", "Next one."]);
+    let s = split_sentences("An aside (never closed. Then more.");
+    assert_eq!(s, ["An aside (never closed.", "Then more."]);
 }
 
 #[test]

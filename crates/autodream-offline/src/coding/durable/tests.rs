@@ -208,3 +208,33 @@ fn what_the_user_has_not_and_what_they_come_from() {
     }
     assert!(kept("We're using cargo-dist.").is_some());
 }
+
+#[test]
+fn a_restriction_without_a_verb_and_a_style_label_are_rules() {
+    for rule in [
+        "Ah no — Tailwind only, no CSS modules.",
+        "No malloc.",
+        "Constructor injection only please — no @Autowired on fields anywhere.",
+        "House style before you write anything: headings in sentence case, no 'simply' or 'just'.",
+    ] {
+        match judge(rule, day(), false) {
+            Verdict::Keep(k) => assert_eq!(k.kind, Kind::Preference, "{rule}"),
+            Verdict::Drop(why) => panic!("{rule}: dropped as {why:?}"),
+        }
+    }
+    for chatter in ["No worries, take your time.", "No problem.", "I only want to keep MSIX as of now."] {
+        assert!(
+            !matches!(judge(chatter, day(), false), Verdict::Keep(Kept { kind: Kind::Preference, .. })),
+            "{chatter}"
+        );
+    }
+    // Who a kind of work goes through, with a dash-enclosed aside.
+    match judge(
+        "Metric definitions — net revenue etc — go through Hannah, she's the analytics lead.",
+        day(),
+        false,
+    ) {
+        Verdict::Keep(k) => assert_eq!(k.kind, Kind::Person),
+        Verdict::Drop(why) => panic!("dropped as {why:?}"),
+    }
+}
