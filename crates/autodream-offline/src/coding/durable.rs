@@ -92,6 +92,13 @@ static POINTER_THEN_SO: LazyLock<Regex> =
 /// A clause that opens with its subject: a pronoun or "the/our …".
 static SUBJECT_FIRST: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:we|we'?re|we'?ve|i|i'?m|they|it|it'?s|our|the|this|that)\b"));
+/// "Runs daily at 02:30 UTC": the colon of a time is no label's.
+fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
+    let colon = c.get(1).expect("group").end();
+    let after = s[colon..].chars().skip(1).next();
+    s[..colon].ends_with(|ch: char| ch.is_ascii_digit()) && after.is_some_and(|ch| ch.is_ascii_digit())
+}
+
 /// A URL's scheme is no label ("https://…").
 static URL_SCHEME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^[a-z][a-z0-9+.-]*://"));
 /// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
@@ -231,7 +238,7 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         if let Some(m) = LEAD_ZH.find(s) {
             s = s[m.end()..].trim_start();
         }
-        if let Some(c) = LABEL.captures(s).filter(|_| !URL_SCHEME.is_match(s)) {
+        if let Some(c) = LABEL.captures(s).filter(|c| !URL_SCHEME.is_match(s) && !is_a_time(s, c)) {
             let label = c.get(1).expect("group").as_str();
             let rest = &s[c.get(0).expect("match").end()..];
             // The rest names the label's subject with a pronoun ("Change of plan on the

@@ -90,6 +90,20 @@ pub fn clauses(text: &str) -> Vec<&str> {
     out
 }
 
+/// The clauses of a fact for a supersession: [`clauses`], and the items of a list of facts
+/// ("DB is SQLDelight, networking Ktor, DI is Koin"), so that a new value of one item leaves
+/// the others current.
+pub fn items(text: &str) -> Vec<&str> {
+    clauses(text)
+        .into_iter()
+        .flat_map(|c| {
+            let parts: Vec<&str> = c.split(", ").map(str::trim).filter(|p| !p.is_empty()).collect();
+            // A list: three items or more, each of a few words.
+            if parts.len() >= 3 && parts.iter().all(|p| word_count(p) <= 6) { parts } else { vec![c] }
+        })
+        .collect()
+}
+
 /// Why a sentence was not kept (counted in the dream's summary).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Dropped {

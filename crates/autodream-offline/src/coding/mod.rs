@@ -350,7 +350,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 continue;
             }
             let parts =
-                if choices::is_pick(&old.text) { vec![old.text.as_str()] } else { kinds::clauses(&old.text) };
+                if choices::is_pick(&old.text) { vec![old.text.as_str()] } else { kinds::items(&old.text) };
             // A clause that speaks of the replaced thing by pronoun ("ask her before …") goes
             // with it.
             let (gone, mut stay): (Vec<&str>, Vec<&str>) =

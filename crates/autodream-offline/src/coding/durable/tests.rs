@@ -238,3 +238,18 @@ fn a_restriction_without_a_verb_and_a_style_label_are_rules() {
         Verdict::Drop(why) => panic!("dropped as {why:?}"),
     }
 }
+
+#[test]
+fn the_colon_of_a_time_is_no_label_and_a_wide_colon_is_read_whole() {
+    match judge(
+        "Runs daily at 02:30 UTC on job clusters with the etl-small policy in this repo.",
+        day(),
+        false,
+    ) {
+        Verdict::Keep(k) => assert!(k.text.starts_with("Runs daily at 02:30"), "{}", k.text),
+        Verdict::Drop(why) => panic!("dropped as {why:?}"),
+    }
+    assert!(
+        kept("联调环境换了，test2 已经下线，以后都用 test3：https://api-test3.mall.internal 。").is_some()
+    );
+}
