@@ -95,7 +95,7 @@ static SUBJECT_FIRST: LazyLock<Regex> =
 /// "Runs daily at 02:30 UTC": the colon of a time is no label's.
 fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
     let colon = c.get(1).expect("group").end();
-    let after = s[colon..].chars().skip(1).next();
+    let after = s[colon..].chars().nth(1);
     s[..colon].ends_with(|ch: char| ch.is_ascii_digit()) && after.is_some_and(|ch| ch.is_ascii_digit())
 }
 
