@@ -130,6 +130,33 @@ const SUBJECTS: &[(Subject, &str)] = &[
 static COMPILED: LazyLock<Vec<(Subject, Regex)>> =
     LazyLock::new(|| SUBJECTS.iter().map(|(s, p)| (*s, Regex::new(p).expect("valid regex"))).collect());
 
+/// The subject a vocabulary category's values are facts of.
+fn subject_of_category(category: &str) -> &'static str {
+    match category {
+        "ci system" => "ci",
+        "package manager" | "runtime version manager" | "package registry" | "monorepo tool" => {
+            "package-manager"
+        }
+        "test runner" | "end-to-end test tool" | "load testing" => "testing",
+        "cloud"
+        | "region"
+        | "container orchestrator"
+        | "container runtime"
+        | "infrastructure as code"
+        | "cdn"
+        | "dns provider"
+        | "hosting for static sites"
+        | "object storage"
+        | "service mesh"
+        | "api gateway"
+        | "secrets manager" => "deploys",
+        "linter" | "formatter" | "type checker" | "english spelling" => "conventions",
+        "code host" | "version control" => "git-workflow",
+        "issue tracker" | "chat tool" | "documentation tool" => "references",
+        _ => "stack",
+    }
+}
+
 /// Every subject a fact can go to, for reading files back.
 pub fn all() -> Vec<Subject> {
     let mut v = vec![PEOPLE, DATES, USER, PROJECT];
@@ -145,9 +172,16 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
         Kind::User => return USER,
         _ => {}
     }
+    // The tools and values the fact names count for the subject of their category
+    // ("Plain C99 + raylib 5 …" names a language and a framework: the stack).
+    let named: Vec<&'static str> = super::vocabulary::VOCABULARY
+        .values_in(text)
+        .into_iter()
+        .map(|(category, _)| subject_of_category(&super::vocabulary::VOCABULARY.categories[category].name))
+        .collect();
     let mut best: Option<(usize, Subject)> = None;
     for (subject, re) in COMPILED.iter() {
-        let hits = re.find_iter(text).count();
+        let hits = re.find_iter(text).count() + named.iter().filter(|s| **s == subject.slug).count();
         if hits > 0 && best.is_none_or(|(b, _)| hits > b) {
             best = Some((hits, *subject));
         }
@@ -180,5 +214,14 @@ mod tests {
             "references"
         );
         assert_eq!(subject_of("The service answers on 8081.", Kind::Fact).slug, "project");
+        // The tools a fact names say its subject when its words do not.
+        assert_eq!(
+            subject_of(
+                "Plain C99 + raylib 5, single Makefile, and we ship a web build via emscripten.",
+                Kind::Preference
+            )
+            .slug,
+            "stack"
+        );
     }
 }
