@@ -482,3 +482,31 @@ fn a_way_of_working_said_among_orders_about_attached_code_is_how_that_work_is_do
     assert!(current_holding(memory, &["binary search"]).is_empty(), "{:?}", fact_lines(memory));
     assert_eq!(current_holding(memory, &["uv"]).len(), 1, "{:?}", fact_lines(memory));
 }
+
+/// A change that names an old value memory never held ("we moved from Contentful to Sanity"
+/// in the first session that speaks of the CMS) still records the old value as history, named
+/// by what it was, so a later reader never takes it for the current one; the change itself
+/// stays current.
+#[test]
+fn a_change_from_a_value_memory_never_held_leaves_that_value_under_superseded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session(
+            "s1",
+            "2026-05-13T09:00:00Z",
+            &[
+                "We moved the marketing site from Contentful to Sanity last sprint, all content lives in Sanity now.",
+            ],
+        )],
+        "2026-05-13T10:00:00Z",
+    );
+    assert_eq!(current_holding(memory, &["Sanity"]).len(), 1, "{:#?}", fact_lines(memory));
+    let history = superseded_holding(memory, "Contentful");
+    assert_eq!(history.len(), 1, "{:#?}", fact_lines(memory));
+    assert!(history[0].starts_with("- Headless CMS: Contentful, replaced by Sanity"), "{}", history[0]);
+    // A second dream over nothing new leaves the history as it is, not twice.
+    dream(memory, &[], "2026-05-20T10:00:00Z");
+    assert_eq!(superseded_holding(memory, "Contentful").len(), 1);
+}

@@ -80,7 +80,28 @@ static NO_CHATTER: LazyLock<Regex> = LazyLock::new(|| {
 fn restricts(text: &str) -> bool {
     // "I only want to keep X as of now" is a wish of the moment, not "X only".
     static PERSON_FIRST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|they|it|this|that)\b"));
-    ONLY_OR_NONE.is_match(text) && !NO_CHATTER.is_match(text) && !PERSON_FIRST.is_match(text)
+    if !ONLY_OR_NONE.is_match(text) || NO_CHATTER.is_match(text) || PERSON_FIRST.is_match(text) {
+        return false;
+    }
+    // "Tailwind only", "`pnpm` only": a tool or a name of code. "Bug report only" is the
+    // pick of the moment among plain words (which form to fill in), not a rule.
+    static ONLY_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i) only\b"));
+    match ONLY_WORD.find(text) {
+        Some(m) if !text[..m.start()].to_lowercase().starts_with("no ") => names_a_tool_or_code(text),
+        _ => true,
+    }
+}
+
+/// Do these words name a tool the vocabulary knows, or a piece of code ("`fmt`", "src/ui",
+/// "README.md", "C99")?
+fn names_a_tool_or_code(words: &str) -> bool {
+    !super::vocabulary::VOCABULARY.values_in(words).is_empty()
+        || words.split_whitespace().any(|w| {
+            let w = w.trim_end_matches(['.', ',', ';', ':', '!', '?']);
+            w.contains(['`', '.', '/', '@', '_'])
+                || w.chars().any(|c| c.is_ascii_digit())
+                || w.chars().skip(1).any(char::is_uppercase)
+        })
 }
 
 /// "We're using X", "We use X", "X is our Y".
@@ -123,6 +144,13 @@ static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
+});
+static LETS_CLAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^let'?s [^,;]{1,50}[,;]\s*"));
+/// A clause that opens with a rule's word ("we always …", "never …").
+static RULE_OPENING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:we|you|it|they|this|that)(?:'ll| will)? )?(?:always|never|must(?:n'?t)?|should never|should not|don'?t ever)\b",
+    )
 });
 static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:no|nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^(?:不对|不是|错了)[，,。 ]")
@@ -224,6 +252,14 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         }
         // "Before you go doing that, we need …": a lead clause about the moment goes.
         if let Some(m) = MOMENT_CLAUSE.find(s)
+            && word_count(&s[m.end()..]) >= 4
+        {
+            s = &s[m.end()..];
+        }
+        // "Let's do the one here as well, we always want a valid id": the request is of the
+        // moment, the rule after it stands.
+        if let Some(m) = LETS_CLAUSE.find(s)
+            && RULE_OPENING.is_match(&s[m.end()..])
             && word_count(&s[m.end()..]) >= 4
         {
             s = &s[m.end()..];

@@ -369,6 +369,19 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             tally.superseded += 1;
         }
         memos.extend(split_off);
+        // "We're moving from Poetry to uv" when memory never said Poetry: the old value is
+        // history all the same, recorded under Superseded so that it is never taken for the
+        // current one.
+        if !updates::is_tentative(&text) {
+            for old in updates::replaced_things(&text) {
+                if memos.iter().any(|m| updates::holds(&m.text, &old)) {
+                    continue;
+                }
+                if let Some(line) = updates::history_line(&text, &old) {
+                    split_off_history(&mut memos, &slug, line, said.date, &source);
+                }
+            }
+        }
         previous_kept = Some((said.source.clone(), said.index, source.clone()));
         memos.push(Memo {
             topic: slug,
@@ -486,6 +499,25 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         cost_usd: None,
         notes,
     })
+}
+
+/// The old value a change names, as a superseded line of the change's topic.
+fn split_off_history(
+    memos: &mut Vec<Memo>,
+    topic: &str,
+    text: String,
+    day: jiff::civil::Date,
+    source: &Source,
+) {
+    memos.push(Memo {
+        topic: topic.to_string(),
+        text,
+        date: day,
+        replaced: Some(day),
+        edited: false,
+        new: true,
+        sources: vec![source.clone()],
+    });
 }
 
 fn subject_by_slug(slug: &str) -> Option<Subject> {

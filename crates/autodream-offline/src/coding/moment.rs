@@ -151,7 +151,7 @@ static THROUGH_A_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
 /// impression of the moment, not a fact.
 static IMPRESSION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:it |this |that )?(?:seems|looks like|appears|sounds like)\b|^apparently\b|^(?:i (?:noticed|saw|see|found|notice|realised|realized))\b",
+        r"(?i)^(?:it |this |that )?(?:seems|looks like|appears|sounds like)\b|^appar[ae]nte?ly\b|^(?:i (?:noticed|saw|see|can see|could see|found|notice|realised|realized))\b|, i (?:can|could) see\b",
     )
 });
 /// "If I use Mistral, the results are not that great": what the user saw when they tried
@@ -462,6 +462,10 @@ mod tests {
             ("Don't give it a number and it needs no date or status in the file", Dropped::NotDurable),
             ("Seems the MCP server is not correct: when doing a query no data is returned", Dropped::Status),
             ("It looks like the cache is stale after the deploy", Dropped::Status),
+            (
+                "Apparantely there is a REVIEW.md, I can see something was triggered on the last commit",
+                Dropped::Status,
+            ),
             ("If I use Mistral the results are not that great", Dropped::Status),
             ("For this kind of data we need to have it in a table format", Dropped::Request),
             ("If you have access to the server\"", Dropped::NotDurable),

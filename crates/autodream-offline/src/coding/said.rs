@@ -142,6 +142,9 @@ static ANNOUNCES_PASTE_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// A program's warning or error message quoted inside a line, to the line's end.
 static QUOTED_DIAGNOSTIC_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?m)[*`]?\b[A-Z]\w*(?:Warning|Error|Exception):.*$").expect("valid regex"));
+/// A shell prompt inside a line, and the terminal text after it.
+static PROMPT_INSIDE_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)[ \t][❯➜][ \t].*$").expect("valid regex"));
 /// Client markers inside user text.
 static MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\[(?:Image #\d+|Pasted text #\d+[^\]]*|Request interrupted by user[^\]]*)\]")
@@ -164,6 +167,8 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
           | [✓✔✗✘⏺⎿]                            # a tool's status line
           | ={3,}\                               # a script's banner: "=== Step 3 ==="
           | \d{4}-\d\d-\d\d[T\ ]\d\d:\d\d       # a log time stamp
+          | (?:[A-Z][a-z]{2}\ +\d{1,2}\ +)?\d\d:\d\d:\d\d\b  # a syslog or clock stamp: "Feb  8 22:02:21"
+          | .*\|(?:DEBU|INFO|WARN|ERRO|TRAC|FATA)\|  # a logger's level column: "|DEBU|"
           | \[\d{1,4}[-:/]                      # [2026-… or [12:…
           | (?:at|from)\ \S+\ ?\(                  # a stack frame
           | (?:Traceback|File\ "|goroutine\ \d|panic:|thread\ '|Caused\ by:|Exception\ in|\s*\^)
@@ -223,6 +228,8 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     // "There is a warning: *UserWarning: The `x` argument is deprecated.* coming from …": a
     // program's message quoted inside the line is output, to the end of the line.
     let text = QUOTED_DIAGNOSTIC_RE.replace_all(&text, "");
+    // "… nothing in the logs ❯ Commit the changes": a terminal pasted onto the end of a line.
+    let text = PROMPT_INSIDE_RE.replace_all(&text, "");
     let mut kept = String::with_capacity(text.len());
     let mut dropped = 0;
     // A line ending in a colon followed by a short list reads as one sentence:
@@ -526,6 +533,12 @@ mod tests {
         let (prose, dropped) = prose_of(raw);
         assert_eq!(prose, "push fails:\nWe always push with the hooks on.\n");
         assert_eq!(dropped, 5);
+        // A logger's lines: a syslog stamp or a bare clock, a level column.
+        let raw = "Feb  8 22:02:21.647 |DEBU| hook invoked hook_type=agent\n\
+                   22:02:21 hook finished\nsession=abc |INFO| wrote 3 files\nThe hook runs on session end.";
+        assert_eq!(prose_of(raw), ("The hook runs on session end.\n".to_string(), 3));
+        let raw = "Something ran on the last commit but nothing in the logs ❯ Commit the changes";
+        assert_eq!(prose_of(raw).0, "Something ran on the last commit but nothing in the logs\n");
         // A line that announces pasted text: what follows is not the user's.
         let raw = "Can you check this?:\n\n\"The CloudFront distribution is missing a behavior. Could you add one.\"";
         assert_eq!(prose_of(raw).0, "Can you check this?:\n");

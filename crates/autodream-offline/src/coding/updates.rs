@@ -26,7 +26,7 @@ static GONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:dropped|ditched|abandoned|retired|replaced|replacing|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
+        r"(?i)\b(?:dropped|dropping|ditched|ditching|abandoned|abandoning|retired|retiring|replaced|replacing|swapping out|swapping|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
     )
 });
 /// "bumping MSRV to 1.80 (was 1.74)": the old value given in passing.
@@ -255,6 +255,71 @@ pub fn replaced_values(text: &str) -> Vec<String> {
     out
 }
 
+/// The old things (not people) an update names as gone or replaced: [`replaced_values`]
+/// without those who moved on ("Tomasz stepped back", "李娜调去风控团队").
+pub fn replaced_things(text: &str) -> Vec<String> {
+    let people: Vec<String> = PERSON_LEFT
+        .captures_iter(text)
+        .chain(ZH_PERSON_LEFT.captures_iter(text))
+        .map(|c| c[1].to_string())
+        .collect();
+    replaced_values(text).into_iter().filter(|v| !people.contains(v)).collect()
+}
+
+/// The superseded line for an old value that an update names when memory never held it
+/// ("We're moving from Poetry to uv" → "Package manager: Poetry, replaced by uv"). Only a
+/// value the vocabulary knows gets one: its category says what the value was, which a bare
+/// "5.7" or "Starter" under Superseded would not.
+pub fn history_line(text: &str, old: &str) -> Option<String> {
+    let vocabulary = &super::vocabulary::VOCABULARY;
+    let old_key = old.to_lowercase();
+    let (category, _) = vocabulary.values_in(old).into_iter().find(|(_, name)| *name == old_key)?;
+    let category = &vocabulary.categories[category];
+    let what = display_category(&category.name);
+    // The value of the same slot the update names besides the old one is its successor.
+    let successors: Vec<String> = vocabulary
+        .values_in(text)
+        .into_iter()
+        .filter(|(c, name)| category.name == vocabulary.categories[*c].name && *name != old_key)
+        .map(|(_, name)| name)
+        .collect();
+    let successor = match successors.as_slice() {
+        [one] => text_spelling(text, one),
+        _ => None,
+    };
+    Some(match successor {
+        Some(new) => format!("{what}: {old}, replaced by {new}"),
+        None => format!("{what}: {old}"),
+    })
+}
+
+/// A category's name as a line starts it: "CI system", "Headless CMS".
+fn display_category(name: &str) -> String {
+    const ACRONYMS: &[&str] =
+        &["ci", "cms", "cdn", "dns", "api", "os", "orm", "sdk", "ide", "ui", "css", "sql"];
+    let words: Vec<String> = name
+        .split(' ')
+        .enumerate()
+        .map(|(i, w)| {
+            if ACRONYMS.contains(&w) {
+                w.to_uppercase()
+            } else if i == 0 {
+                let mut c = w.chars();
+                c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// How `text` spells a name the vocabulary gives lower-cased.
+fn text_spelling(text: &str, lower: &str) -> Option<String> {
+    let name = regex::RegexBuilder::new(&regex::escape(lower)).case_insensitive(true).build().ok()?;
+    name.find(text).map(|m| m.as_str().to_string())
+}
+
 /// Does `text` hold `value`: as whole words for Latin text, as a substring for CJK?
 pub fn holds(text: &str, value: &str) -> bool {
     if value.chars().any(is_cjk) {
@@ -305,7 +370,10 @@ fn names_a_version(text: &str, c: &regex::Captures<'_>) -> bool {
 
 /// Does the newer `new` replace what the older `old` says?
 pub fn supersedes(new: &str, old: &str) -> bool {
-    if replaced_values(new).iter().any(|v| holds(old, v)) {
+    // "Noor signed off on dropping 16" after "we're raising the minimum from iOS 16 to
+    // iOS 17": the old fact already retires that value; the two agree.
+    let retired_by_old = replaced_values(old);
+    if replaced_values(new).iter().any(|v| holds(old, v) && !retired_by_old.iter().any(|r| holds(r, v))) {
         return true;
     }
     // A new value of a one-value slot ("the pipeline runs on CircleCI" after "CI runs on
@@ -427,6 +495,31 @@ mod tests {
             "Prometheus metrics on port 9102."
         ));
         assert!(supersedes("我们把 Flutter 升到 3.22.2 了。", "我们用 fvm 管 Flutter 版本，锁在 3.19.6。"));
+    }
+
+    #[test]
+    fn an_old_value_memory_never_held_is_history_named_by_its_category() {
+        assert_eq!(
+            history_line("We moved from Contentful to Sanity last sprint.", "Contentful").as_deref(),
+            Some("Headless CMS: Contentful, replaced by Sanity")
+        );
+        assert_eq!(
+            history_line("We dropped Jenkins last week; CI is GitHub Actions now.", "Jenkins").as_deref(),
+            Some("CI system: Jenkins, replaced by GitHub Actions")
+        );
+        // A value the vocabulary does not know would be a bare word under Superseded.
+        assert_eq!(history_line("Log new runs to churn-v4 instead of churn-v3.", "churn-v3"), None);
+        assert_eq!(history_line("联调环境换了，test2 已经下线。", "已经"), None);
+    }
+
+    #[test]
+    fn a_fact_that_already_retires_a_value_agrees_with_a_later_drop_of_it() {
+        let decision = "Decision: we're raising the minimum from iOS 16 to iOS 17 so we can use SwiftData.";
+        assert!(!supersedes("Noor signed off on dropping 16 from the design side.", decision));
+        assert!(supersedes(
+            "Noor signed off on dropping 16 from the design side.",
+            "Deployment target is 16."
+        ));
     }
 
     #[test]

@@ -96,6 +96,15 @@ fn lead_ins_go_meaningful_labels_stay() {
         "Firmware rule: no malloc after init."
     );
     assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
+    // A request of the moment before a rule goes; before anything else it stays.
+    assert_eq!(
+        without_lead("Let's do the one here as well, we always want to be passed a valid checkpointId.").0,
+        "We always want to be passed a valid checkpointId."
+    );
+    assert_eq!(
+        without_lead("Let's roll back, they don't need to exist.").0,
+        "Let's roll back, they don't need to exist."
+    );
 }
 
 #[test]
@@ -222,7 +231,13 @@ fn a_restriction_without_a_verb_and_a_style_label_are_rules() {
             Verdict::Drop(why) => panic!("{rule}: dropped as {why:?}"),
         }
     }
-    for chatter in ["No worries, take your time.", "No problem.", "I only want to keep MSIX as of now."] {
+    // "Bug report only": which of the offered forms to write now, in plain words.
+    for chatter in [
+        "No worries, take your time.",
+        "No problem.",
+        "I only want to keep MSIX as of now.",
+        "Bug report only.",
+    ] {
         assert!(
             !matches!(judge(chatter, day(), false), Verdict::Keep(Kept { kind: Kind::Preference, .. })),
             "{chatter}"
