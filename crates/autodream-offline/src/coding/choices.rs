@@ -165,7 +165,7 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
 /// The agent frames its options as the ways out of a problem it just found.
 static PROBLEM_FRAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:root cause|the (?:issue|problem|error|bug|failure|slowness|crash) (?:is|was)|caused by|is (?:failing|broken|down|slow)|solution options|options to (?:fix|resolve|solve)|to (?:fix|resolve|solve) (?:this|it|the)|workaround|quick fix|how (?:would you like|do you want) to proceed)\b",
+        r"(?i)\b(?:root cause|the (?:issue|problem|error|bug|failure|slowness|crash) (?:is|was)|caused by|is (?:failing|broken|down|slow)|solution options|options to (?:fix|resolve|solve)|to (?:fix|resolve|solve) (?:this|it|the)|workaround|quick fix|how (?:would you like|do you want) to proceed|(?:is|are) returning (?:an? )?(?:\d{3}|errors?)|[45]\d\d (?:errors?|bad gateway|not found|forbidden|unauthori[sz]ed))\b|^[#\s]*(?:solutions?|fixes|possible fixes|remedies)\s*:",
     )
 });
 
@@ -297,6 +297,10 @@ mod tests {
                         **Option 1: Disable JSON Archive (Recommended for now)**\nRemove the archive flag.\n\n\
                         **Option 2: Wait for Build to Complete**\nLet it finish (30+ more minutes).\n\nWhich would you prefer?";
         assert_eq!(decision(remedies, "Option 2"), None);
+        let gateway = "CloudFront is returning 502 errors for the endpoint.\n\n## Solutions:\n\n\
+                       ### Option 1: CloudFront Cache Invalidation (Recommended)\nCreate an invalidation.\n\n\
+                       ### Option 2: Quick Test - Access Map via IP\nBypass the CDN for now.";
+        assert_eq!(decision(gateway, "Option 1"), None);
         let go_on = "Here is where we stand.\n\n**Option A — Compromise: Implement Phase 1 only**\nSmaller change.\n\n\
                      **Option B — Proceed As-Is**\nKeep the plan.";
         assert_eq!(decision(go_on, "A."), None);

@@ -145,6 +145,11 @@ static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
 });
+static WRONG_PART: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:the (?:first|second|third|last|other) part|that part|this part|that|this|it) (?:is|was|isn'?t|wasn'?t)(?: not)? (?:quite )?(?:correct|right|true|wrong|incorrect|accurate)[,;:.]?\s+",
+    )
+});
 static LETS_CLAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^let'?s [^,;]{1,50}[,;]\s*"));
 /// A clause that opens with a rule's word ("we always …", "never …").
 static RULE_OPENING: LazyLock<Regex> = LazyLock::new(|| {
@@ -262,6 +267,16 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             && RULE_OPENING.is_match(&s[m.end()..])
             && word_count(&s[m.end()..]) >= 4
         {
+            s = &s[m.end()..];
+        }
+        // "The first part is not correct, for manual commits we use git hooks …": what was
+        // wrong points back; the correction after it stands.
+        if let Some(m) = WRONG_PART.find(s)
+            && word_count(&s[m.end()..]) >= 4
+        {
+            let said_wrong = m.as_str().to_lowercase();
+            correction |=
+                said_wrong.contains("not") || said_wrong.contains("n't") || said_wrong.contains("wrong");
             s = &s[m.end()..];
         }
         if CORRECTION_LEAD.is_match(s) {

@@ -84,6 +84,12 @@ static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
 static PRONOUN_SUBJECT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
 
+/// A sentence that opens on one of the things just listed ("For the first we don't need
+/// force …", "The latter is …"): without the list it is a hole, whatever its kind.
+static LISTED_ONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:(?:for|in|with|on) )?the (?:first|second|third|former|latter)(?: (?:one|ones|case|part|option|point))?(?:,|\s+(?:we|you|it|is|are|was|should|must|needs?|can|does|doesn'?t|isn'?t)\b)").expect("valid regex")
+});
+
 /// A clause of reason or manner after the main one: "…, as we handle that", "because we do
 /// that elsewhere".
 static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -129,6 +135,7 @@ static THE_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
 /// Is the sentence's subject a pronoun ("It is solved when …")?
 pub(crate) fn has_pronoun_subject(text: &str) -> bool {
     PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text) && !THE_PROJECT.is_match(text)
+        || LISTED_ONE.is_match(text)
 }
 
 /// Counts of what a dream did, for its summary.
@@ -266,7 +273,8 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let pronoun_subject = has_pronoun_subject(&text)
             && !said.note
             && (!matches!(kept.kind, durable::Kind::Preference | durable::Kind::Correction)
-                || DEMONSTRATIVE_SUBJECT.is_match(&text) && !kinds::STRONG_STANDING.is_match(&text));
+                || DEMONSTRATIVE_SUBJECT.is_match(&text) && !kinds::STRONG_STANDING.is_match(&text)
+                || LISTED_ONE.is_match(&text));
         // A pronoun whose thing the sentence itself names ("… on yarn.lock and npm makes a
         // mess of it") needs nothing before it.
         let hole = has_hole(&text);
@@ -614,6 +622,10 @@ mod tests {
         assert!(!has_pronoun_subject("This is my personal blog, Hugo with the PaperMod theme."));
         assert!(!has_pronoun_subject("It's a Kotlin Multiplatform notes app."));
         assert!(has_pronoun_subject("This is a bug in the parser."));
+        // The first or the latter of what was just listed.
+        assert!(has_pronoun_subject("For the first we don't need force if the commit has a trailer."));
+        assert!(has_pronoun_subject("The latter is what we ship."));
+        assert!(!has_pronoun_subject("The first commit of a branch carries the trailer."));
         assert!(has_pronoun_subject("It is solved when the cache is warm."));
     }
 

@@ -96,6 +96,12 @@ fn lead_ins_go_meaningful_labels_stay() {
         "Firmware rule: no malloc after init."
     );
     assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
+    assert_eq!(
+        without_lead(
+            "The first part is not correct, for manual commits we use git hooks to add the trailer."
+        ),
+        ("For manual commits we use git hooks to add the trailer.".into(), true)
+    );
     // A request of the moment before a rule goes; before anything else it stays.
     assert_eq!(
         without_lead("Let's do the one here as well, we always want to be passed a valid checkpointId.").0,
