@@ -57,7 +57,7 @@ fn ends_in_a_conclusion(s: &str) -> bool {
 /// does not display …", "Running the CI task shows a bunch of errors", "… are not cleared".
 static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?|falls? back|fell back|skips?|skipped|overwrites?|discards?|loses?|lost)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile|match|update|refresh|scroll|fit|wrap|save|persist)(?:s|es|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b",
+        r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?|falls? back|fell back|skips?|skipped|overwrites?|discards?|loses?|lost)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile|match|update|refresh|scroll|fit|wrap|save|persist)(?:s|es|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b|\b(?:now |then )?(?:forgott?en|lost|ignored|dropped|overwritten|skipped|missed) by our (?:logic|code|implementation)\b|\bour (?:logic|code|implementation) (?:doesn'?t|does not|fails|breaks|ignores|loses|forgets|misses)\b",
     )
 });
 /// "We are still mid-session debugging", "I just closed this session", "There is a PR review
@@ -462,6 +462,10 @@ mod tests {
             ("Don't give it a number and it needs no date or status in the file", Dropped::NotDurable),
             ("Seems the MCP server is not correct: when doing a query no data is returned", Dropped::Status),
             ("It looks like the cache is stale after the deploy", Dropped::Status),
+            (
+                "If the user stashed, run a new prompt that created file changes then any prior stashed files are now forgoten by our logic",
+                Dropped::Status,
+            ),
             (
                 "Apparantely there is a REVIEW.md, I can see something was triggered on the last commit",
                 Dropped::Status,
