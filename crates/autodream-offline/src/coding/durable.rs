@@ -210,12 +210,13 @@ static DECISION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ROLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|(?:cuts|ships|does|publishes|deploys|merges|writes|tags) the \w+ (?:usually|normally|always|now)|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|owner|review",
+        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|(?:cuts|ships|does|publishes|deploys|merges|writes|tags) the \w+ (?:usually|normally|always|now)|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|评审|架构师|组长|owner|review",
     )
 });
 /// A CJK name before or after a role word (王磊是…, 归赵强).
-static ZH_NAME_ROLE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批)|(?:归|找|给|问)\p{Han}{2,3}"));
+static ZH_NAME_ROLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批|要?评审|来审)|(?:归|找|给|问)\p{Han}{2,3}")
+});
 static EVENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:release[sd]?|freeze|launch(?:es|ed)?|goes out|go(?:es)? live|ships?|shipping|deadline|due|playtest|demo|submission|submit|review|expires?|expiry|cut-?over|planning|kickoff|sprint|milestone|v?\d+\.\d+(?:\.\d+)?)\b|上线|交付|提交|审核|截止|发布|过期|评审|演示|版本",
@@ -636,6 +637,11 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
             standing: false,
         });
     }
+    // "今天实验室停电，只能看代码": the day's situation, whatever rule words it has.
+    // Someone else in it ("今天把文档整理一下，孙悦要评审") is left to the rules below.
+    if !note && super::moment::is_the_speakers_day(trimmed) && !names_a_person(trimmed) {
+        return Verdict::Drop(Dropped::Status);
+    }
     // "I think it's better not to …", "use X where possible" inside an order: a way of
     // working said in a form the rules below read as the moment.
     if !note && let Some((kind, text)) = super::standing::standing_form(trimmed) {
@@ -788,6 +794,12 @@ fn is_problem_report(text: &str, anchor: Date) -> bool {
     let Some(m) = PROBLEM.find(text) else { return false };
     // "… if a build fails" states where to look, not a failure.
     if CONDITIONAL.is_match(&text[..m.start()]) {
+        return false;
+    }
+    // "接口设计有问题找孙悦": who to go to with a problem, not a problem.
+    static GO_TO: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^[，,]?\s*(?:就|请|可以|都)?(?:找|问|联系|去找)\p{Han}"));
+    if GO_TO.is_match(&text[m.end()..]) {
         return false;
     }
     // A dated incident with its write-up ("上周五出了一次超卖事故，复盘文档在 docs/…") is history

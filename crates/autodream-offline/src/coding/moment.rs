@@ -60,6 +60,18 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:is|are|was|were|isn'?t|aren'?t) (?:not )?(?:being )?(?:set|handled|updated|shown|displayed|rendered|parsed|saved|cleaned up|detected|propagated|passed|called|reset) (?:correctly|properly|right|at all)\b|\b(?:is|are) (?:also )?missing (?:the|a|an|its|their)\b|\bsilently (?:swallowed|ignored|dropped|fails?|falls? back|fell back|skips?|skipped|overwrites?|discards?|loses?|lost)\b|\b(?:isn'?t|aren'?t|is not|are not|wasn'?t|weren'?t) (?:producing|creating|generating|writing|reading|showing|returning|working|firing|triggering|running|capturing|picking up)\b|\bshould have (?:been )?\w+(?:ed|en)\b|\b(?:does not|doesn'?t|did not|didn'?t|no longer|isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not) (?:display|show|print|work|clear|load|appear|detect|trigger|fire|recogni[sz]e|render|respond|compile|match|update|refresh|scroll|fit|wrap|save|persist)(?:s|es|ed|ing)?\b|\b(?:shows|showed|displays|displayed|prints|printed|throws|threw|returns|returned|gives|gave) (?:me )?(?:a (?:bunch|lot|couple) of |some |an? |the |lots of |\d+ )?(?:errors?|warnings?|exceptions?|panics?|nothing|empty|wrong|garbage|no \w+)\b|\b(?:crashes|crashed|hangs|hung|errors out|errored out)\b|\bis (?:now |still )?(?:broken|failing|crashing)\b|\b(?:are|is) not (?:cleared|shown|displayed|reset|removed|called|triggered)\b|\bwhich is confusing\b|\b(?:now |then )?(?:forgott?en|lost|ignored|dropped|overwritten|skipped|missed) by our (?:logic|code|implementation)\b|\bour (?:logic|code|implementation) (?:doesn'?t|does not|fails|breaks|ignores|loses|forgets|misses)\b",
     )
 });
+/// "今天实验室停电，板子都用不了", "我下午要去医院…": the speaker's day, said in Chinese.
+static ZH_MY_DAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:今天|今早|今晚|今儿|今天上午|今天下午)|^我们?(?:今天|今早|今晚|上午|下午|晚上|明天|这周|这两天)")
+});
+/// Is this the speaker's day ("今天实验室停电…"), with no rule in it?
+pub fn is_the_speakers_day(s: &str) -> bool {
+    ZH_MY_DAY.is_match(s) && !ZH_STANDING.is_match(s)
+}
+/// Words that make a Chinese sentence a standing rule.
+static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"以后|一律|每次|每天|都要|都用[^不]|只用|必须|规范|禁止|统一|永远|不要|今天起|从今天|开始")
+});
 /// "We are still mid-session debugging", "I just closed this session", "There is a PR review
 /// comment", "Copilot has done its review, it's left some comments": the state of the work.
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {

@@ -467,9 +467,47 @@ fn push_sentences(
             _ => sentences.push(sentence.to_string()),
         }
     }
+    let sentences = without_retracted(sentences);
     for (index, text) in sentences.into_iter().enumerate() {
         out.push(Said { text, at, date, source: source.clone(), index, note, form, confirmed: false });
     }
+}
+
+/// "… never mind, forget I said that", "算了当我没说": the speaker takes back what they just
+/// said.
+static RETRACTION_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:never ?mind|nvm|scratch that)\s*(?:[,.;:!…—–-]+|$)\s*|^(?:forget|ignore) (?:what )?i (?:just )?said(?: that| before| above)?\b[,.;:!…—–-]*\s*|^forget (?:about )?that\s*(?:[,.;:!…—–-]+|$)\s*|(?:算了)?当我没说[，,。！!…～~]*|算了(?:[，,。！!…～~]+|$)|刚才(?:说的|那句)不算[，,。！!…～~]*",
+    )
+    .expect("valid regex")
+});
+
+/// The sentences of a turn without what the speaker took back: the words before a
+/// retraction in its sentence, and the sentence before when the retraction opens its own.
+fn without_retracted(sentences: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(sentences.len());
+    for sentence in sentences {
+        let mut rest = sentence.as_str();
+        let mut opened = false;
+        while let Some(m) = RETRACTION_RE.find(rest) {
+            if rest[..m.start()].trim().is_empty() {
+                opened = true;
+            }
+            rest = &rest[m.end()..];
+        }
+        if rest.len() == sentence.len() {
+            out.push(sentence);
+            continue;
+        }
+        if opened {
+            out.pop();
+        }
+        let rest = rest.trim();
+        if rest.chars().any(char::is_alphanumeric) {
+            out.push(rest.to_string());
+        }
+    }
+    out
 }
 
 /// A dash that turns to an order: "We are back - implement both, …", "The client id is X -
@@ -537,6 +575,39 @@ mod tests {
         let raw = "Feb  8 22:02:21.647 |DEBU| hook invoked hook_type=agent\n\
                    22:02:21 hook finished\nsession=abc |INFO| wrote 3 files\nThe hook runs on session end.";
         assert_eq!(prose_of(raw), ("The hook runs on session end.\n".to_string(), 3));
+        // What the speaker takes back is not theirs to keep.
+        let said = |raw: &str| -> Vec<String> {
+            let mut out = Vec::new();
+            push_sentences(
+                &mut out,
+                raw,
+                "2026-03-01T00:00:00Z".parse().unwrap(),
+                jiff::civil::date(2026, 3, 1),
+                SaidIn::Log { file: "a.md".into(), line: 1 },
+                false,
+                TurnForm::default(),
+            );
+            out.into_iter().map(|s| s.text).collect()
+        };
+        assert_eq!(
+            said(
+                "We use pnpm. Prices are rendered with JS, maybe Playwright. Never mind, forget I said that. Ship it."
+            ),
+            ["We use pnpm.", "Ship it."]
+        );
+        assert_eq!(
+            said("价格是 JS 渲染的，要不要上 Playwright……算了当我没说，先把这个做完。"),
+            ["先把这个做完。"]
+        );
+        // "Never mind the …" is an order about what to ignore, and "don't forget that" a reminder.
+        assert_eq!(
+            said("Never mind the warnings in generated code."),
+            ["Never mind the warnings in generated code."]
+        );
+        assert_eq!(
+            said("Don't forget that the API needs a token."),
+            ["Don't forget that the API needs a token."]
+        );
         let raw = "Something ran on the last commit but nothing in the logs ❯ Commit the changes";
         assert_eq!(prose_of(raw).0, "Something ran on the last commit but nothing in the logs\n");
         // A line that announces pasted text: what follows is not the user's.

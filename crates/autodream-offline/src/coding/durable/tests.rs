@@ -157,6 +157,18 @@ fn a_clause_of_the_moment_goes_with_the_state_of_the_moment() {
         }
         Verdict::Drop(why) => panic!("dropped: {why:?}"),
     }
+    // The speaker's day in Chinese, whatever rule words it has; a rule said today stays.
+    for day_of in
+        ["今天实验室停电，板子都用不了，只能看代码。", "我下午要去医院拿体检报告，所以上午把看板的拖拽改完。"]
+    {
+        assert_eq!(judge(day_of, day(), false), Verdict::Drop(Dropped::Status), "{day_of}");
+    }
+    assert!(kept("今天起所有接口都用 v2 的鉴权。").is_some());
+    // Who to go to with a problem is no problem report.
+    match judge("接口设计有问题找孙悦，她是架构师。", day(), false) {
+        Verdict::Keep(k) => assert_eq!(k.kind, Kind::Person),
+        Verdict::Drop(why) => panic!("dropped as {why:?}"),
+    }
 }
 
 #[test]
