@@ -538,6 +538,34 @@ fn split_before_order(sentence: &str) -> Vec<&str> {
         }
     }
     parts.push(sentence[start..].trim());
+    // "Direct casts skip validation logic, Add a validation helper …": a capitalised verb
+    // after a comma starts a sentence a tool glued on (review findings are written this way).
+    parts.into_iter().flat_map(split_before_capitalised_order).collect()
+}
+
+static COMMA_CAPITAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r",\s+([A-Z][a-z]+)\s").expect("valid regex"));
+
+fn split_before_capitalised_order(sentence: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for c in COMMA_CAPITAL.captures_iter(sentence) {
+        let (whole, word) = (c.get(0).expect("match"), c.get(1).expect("group"));
+        let before = sentence[start..whole.start()].trim();
+        // "… in Rust, Go and Python": a name in a list is no verb.
+        let in_a_list = sentence[word.end()..].split_whitespace().next().is_some_and(|w| {
+            matches!(w.trim_matches(|c: char| !c.is_alphanumeric() && c != '&'), "and" | "or" | "&")
+        });
+        let named = in_a_list || !super::vocabulary::VOCABULARY.values_in(word.as_str()).is_empty();
+        if super::orders::is_verb(&word.as_str().to_lowercase())
+            && !named
+            && before.split_whitespace().count() >= 3
+        {
+            parts.push(before);
+            start = word.start();
+        }
+    }
+    parts.push(sentence[start..].trim());
     parts
 }
 
@@ -575,6 +603,37 @@ mod tests {
         let raw = "Feb  8 22:02:21.647 |DEBU| hook invoked hook_type=agent\n\
                    22:02:21 hook finished\nsession=abc |INFO| wrote 3 files\nThe hook runs on session end.";
         assert_eq!(prose_of(raw), ("The hook runs on session end.\n".to_string(), 3));
+        // Two sentences a tool glued with a comma: the order after it is judged alone.
+        let (prose, _) =
+            prose_of("Direct casts skip validation logic, Add a validation helper that is used instead.");
+        let mut out = Vec::new();
+        push_sentences(
+            &mut out,
+            &prose,
+            "2026-03-01T00:00:00Z".parse().unwrap(),
+            jiff::civil::date(2026, 3, 1),
+            SaidIn::Log { file: "a.md".into(), line: 1 },
+            false,
+            TurnForm::default(),
+        );
+        let texts: Vec<&str> = out.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Direct casts skip validation logic", "Add a validation helper that is used instead."]
+        );
+        let (prose, _) = prose_of("We write the services in Rust, Go and Python.");
+        assert_eq!(prose, "We write the services in Rust, Go and Python.\n");
+        let mut out = Vec::new();
+        push_sentences(
+            &mut out,
+            &prose,
+            "2026-03-01T00:00:00Z".parse().unwrap(),
+            jiff::civil::date(2026, 3, 1),
+            SaidIn::Log { file: "a.md".into(), line: 1 },
+            false,
+            TurnForm::default(),
+        );
+        assert_eq!(out.len(), 1);
         // What the speaker takes back is not theirs to keep.
         let said = |raw: &str| -> Vec<String> {
             let mut out = Vec::new();
