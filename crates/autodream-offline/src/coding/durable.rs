@@ -142,6 +142,26 @@ static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that|\s+to)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
     )
 });
+/// "… and not the current branch", "…, not stdout", "instead of …": two ways, one chosen.
+static CONTRAST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:,|\band|\bbut) not (?:the |a |an |on |in |from |off |to |into |with )?[\w`./-]|\binstead of\b|\brather than\b",
+    )
+});
+/// Words that tie a sentence to the work in hand.
+static IN_HAND: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:this|that|these|those|it|them|here|yet|for now|today|right now)\b"));
+
+/// Is the sentence a reminder ("don't forget to", "remember to") of one way over another?
+fn reminds_of_a_choice(sentence: &str, rest: &str) -> bool {
+    let s = sentence.trim();
+    let s = LEAD_EN.find(s).map_or(s, |m| &s[m.end()..]);
+    REMEMBER_LEAD.find(s).is_some_and(|m| {
+        m.as_str().to_lowercase().contains("forget") || m.as_str().to_lowercase().ends_with("to ")
+    }) && CONTRAST.is_match(rest)
+        && !IN_HAND.is_match(rest)
+        && super::moment::of_the_moment(rest).is_none()
+}
 static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
 });
@@ -641,6 +661,16 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     // Someone else in it ("今天把文档整理一下，孙悦要评审") is left to the rules below.
     if !note && super::moment::is_the_speakers_day(trimmed) && !names_a_person(trimmed) {
         return Verdict::Drop(Dropped::Status);
+    }
+    // "Dont forget to branch off main and not the current branch": a reminder of a choice
+    // between two ways is a way of working, not the task at hand.
+    if !note && reminds_of_a_choice(sentence, trimmed) {
+        return Verdict::Keep(Kept {
+            kind: Kind::Preference,
+            text: trimmed.to_string(),
+            refers_back: false,
+            standing: true,
+        });
     }
     // "I think it's better not to …", "use X where possible" inside an order: a way of
     // working said in a form the rules below read as the moment.

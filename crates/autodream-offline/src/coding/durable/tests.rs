@@ -164,6 +164,16 @@ fn a_clause_of_the_moment_goes_with_the_state_of_the_moment() {
         assert_eq!(judge(day_of, day(), false), Verdict::Drop(Dropped::Status), "{day_of}");
     }
     assert!(kept("今天起所有接口都用 v2 的鉴权。").is_some());
+    // A reminder of one way over another is a way of working; of the work in hand, an order.
+    match judge("dont forget to branch off main and not the current branch.", day(), false) {
+        Verdict::Keep(k) => assert_eq!(
+            (k.kind, k.text.as_str()),
+            (Kind::Preference, "Branch off main and not the current branch.")
+        ),
+        Verdict::Drop(why) => panic!("dropped as {why:?}"),
+    }
+    assert_eq!(kept("Don't forget to put it in utils, not in main."), None);
+    assert_eq!(kept("Don't forget to push the branch."), None);
     // Who to go to with a problem is no problem report.
     match judge("接口设计有问题找孙悦，她是架构师。", day(), false) {
         Verdict::Keep(k) => assert_eq!(k.kind, Kind::Person),
