@@ -204,10 +204,11 @@ static CLARIFICATION: LazyLock<Regex> = LazyLock::new(|| {
 /// "It should be worktree + the new changes of session 2", "If they're the same, Created should
 /// be false": how the work in hand should come out, said as an obligation of a thing. What
 /// forbids ("should not"), holds every case ("any", "every"), or sets one value against another
-/// ("…, not just \"Rule\"") is left to the rules.
+/// ("…, not just \"Rule\"") is left to the rules. "should" is read however it was typed
+/// ("they shoul have a clickable link").
 static SPECIFIES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:should|needs to|need to) (?:be (?:false|true|null|empty|zero|\d|`|"|the same|set to|enabled|disabled|shown|hidden|displayed|visible|called|named|worktree)|have|show|send|return|look|go|use|read|display|point|contain|include|work|happen|stay|get|run|appear|say|print|write|call|match|become|remain)\b"#,
+        r#"(?i)\b(?:should|shoul|shoud|shuold|shold|sould|needs to|need to) (?:be (?:false|true|null|empty|zero|\d|`|"|the same|set to|enabled|disabled|shown|hidden|displayed|visible|called|named|worktree)|have|show|send|return|look|go|use|read|display|point|contain|include|work|happen|stay|get|run|appear|say|print|write|call|match|become|remain)\b"#,
     )
 });
 static FORBIDS_OR_CONTRASTS: LazyLock<Regex> = LazyLock::new(|| {
@@ -474,6 +475,10 @@ mod tests {
             ("Don't give it a number and it needs no date or status in the file", Dropped::NotDurable),
             ("Seems the MCP server is not correct: when doing a query no data is returned", Dropped::Status),
             ("It looks like the cache is stale after the deploy", Dropped::Status),
+            (
+                "If sensors are shown in the answers, they shoul have a clickable link to the map",
+                Dropped::Request,
+            ),
             (
                 "If the user stashed, run a new prompt that created file changes then any prior stashed files are now forgoten by our logic",
                 Dropped::Status,
