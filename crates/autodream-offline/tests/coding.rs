@@ -491,7 +491,7 @@ fn a_way_of_working_said_among_orders_about_attached_code_is_how_that_work_is_do
 fn a_change_from_a_value_memory_never_held_leaves_that_value_under_superseded() {
     let tmp = tempfile::tempdir().unwrap();
     let memory = tmp.path();
-    dream(
+    let summary = dream(
         memory,
         &[session(
             "s1",
@@ -502,6 +502,8 @@ fn a_change_from_a_value_memory_never_held_leaves_that_value_under_superseded() 
         )],
         "2026-05-13T10:00:00Z",
     );
+    // What the dream reports is what it wrote: one line under Superseded.
+    assert!(summary.text.contains("1 superseded"), "{}", summary.text);
     assert_eq!(current_holding(memory, &["Sanity"]).len(), 1, "{:#?}", fact_lines(memory));
     let history = superseded_holding(memory, "Contentful");
     assert_eq!(history.len(), 1, "{:#?}", fact_lines(memory));

@@ -387,6 +387,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 }
                 if let Some(line) = updates::history_line(&text, &old) {
                     split_off_history(&mut memos, &slug, line, said.date, &source);
+                    tally.superseded += 1;
                 }
             }
         }
