@@ -167,7 +167,7 @@ static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static WRONG_PART: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:the (?:first|second|third|last|other) part|that part|this part|that|this|it) (?:is|was|isn'?t|wasn'?t)(?: not)? (?:quite )?(?:correct|right|true|wrong|incorrect|accurate)[,;:.]?\s+",
+        r"(?i)^(?:the (?:first|second|third|last|other) part|that part|this part|that|this|it) (?:is|was|isn'?t|wasn'?t)(?: not)? (?:quite )?(?:correct|right|true|wrong|incorrect|accurate)[,;:.]\s+",
     )
 });
 static LETS_CLAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^let'?s [^,;]{1,50}[,;]\s*"));
@@ -234,9 +234,8 @@ static ROLE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// A CJK name before or after a role word (王磊是…, 归赵强).
-static ZH_NAME_ROLE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批|要?评审|来审)|(?:归|找|给|问)\p{Han}{2,3}")
-});
+static ZH_NAME_ROLE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批)|(?:归|找|给|问)\p{Han}{2,3}"));
 static EVENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:release[sd]?|freeze|launch(?:es|ed)?|goes out|go(?:es)? live|ships?|shipping|deadline|due|playtest|demo|submission|submit|review|expires?|expiry|cut-?over|planning|kickoff|sprint|milestone|v?\d+\.\d+(?:\.\d+)?)\b|上线|交付|提交|审核|截止|发布|过期|评审|演示|版本",

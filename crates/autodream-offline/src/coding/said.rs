@@ -477,7 +477,7 @@ fn push_sentences(
 /// said.
 static RETRACTION_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:never ?mind|nvm|scratch that)\s*(?:[,.;:!…—–-]+|$)\s*|^(?:forget|ignore) (?:what )?i (?:just )?said(?: that| before| above)?\b[,.;:!…—–-]*\s*|^forget (?:about )?that\s*(?:[,.;:!…—–-]+|$)\s*|(?:算了)?当我没说[，,。！!…～~]*|算了(?:[，,。！!…～~]+|$)|刚才(?:说的|那句)不算[，,。！!…～~]*",
+        r"(?i)\b(?:never ?mind|scratch that)\s*(?:[,.;:!…—–-]+|$)\s*|^(?:forget|ignore) (?:what )?i (?:just )?said(?: that| before| above)?\b[,.;:!…—–-]*\s*|^forget (?:about )?that\s*(?:[,.;:!…—–-]+|$)\s*|(?:算了)?当我没说[，,。！!…～~]*|算了(?:[，,。！!…～~]+|$)|刚才(?:说的|那句)不算[，,。！!…～~]*",
     )
     .expect("valid regex")
 });
@@ -604,69 +604,34 @@ mod tests {
                    22:02:21 hook finished\nsession=abc |INFO| wrote 3 files\nThe hook runs on session end.";
         assert_eq!(prose_of(raw), ("The hook runs on session end.\n".to_string(), 3));
         // Two sentences a tool glued with a comma: the order after it is judged alone.
-        let (prose, _) =
-            prose_of("Direct casts skip validation logic, Add a validation helper that is used instead.");
-        let mut out = Vec::new();
-        push_sentences(
-            &mut out,
-            &prose,
-            "2026-03-01T00:00:00Z".parse().unwrap(),
-            jiff::civil::date(2026, 3, 1),
-            SaidIn::Log { file: "a.md".into(), line: 1 },
-            false,
-            TurnForm::default(),
-        );
-        let texts: Vec<&str> = out.iter().map(|s| s.text.as_str()).collect();
         assert_eq!(
-            texts,
+            sentences_of("Direct casts skip validation logic, Add a validation helper that is used instead."),
             ["Direct casts skip validation logic", "Add a validation helper that is used instead."]
         );
-        let (prose, _) = prose_of("We write the services in Rust, Go and Python.");
-        assert_eq!(prose, "We write the services in Rust, Go and Python.\n");
-        let mut out = Vec::new();
-        push_sentences(
-            &mut out,
-            &prose,
-            "2026-03-01T00:00:00Z".parse().unwrap(),
-            jiff::civil::date(2026, 3, 1),
-            SaidIn::Log { file: "a.md".into(), line: 1 },
-            false,
-            TurnForm::default(),
-        );
-        assert_eq!(out.len(), 1);
-        // What the speaker takes back is not theirs to keep.
-        let said = |raw: &str| -> Vec<String> {
-            let mut out = Vec::new();
-            push_sentences(
-                &mut out,
-                raw,
-                "2026-03-01T00:00:00Z".parse().unwrap(),
-                jiff::civil::date(2026, 3, 1),
-                SaidIn::Log { file: "a.md".into(), line: 1 },
-                false,
-                TurnForm::default(),
-            );
-            out.into_iter().map(|s| s.text).collect()
-        };
         assert_eq!(
-            said(
+            sentences_of("We write the services in Rust, Go and Python."),
+            ["We write the services in Rust, Go and Python."]
+        );
+        // What the speaker takes back is not theirs to keep.
+        assert_eq!(
+            sentences_of(
                 "We use pnpm. Prices are rendered with JS, maybe Playwright. Never mind, forget I said that. Ship it."
             ),
             ["We use pnpm.", "Ship it."]
         );
         assert_eq!(
-            said("价格是 JS 渲染的，要不要上 Playwright……算了当我没说，先把这个做完。"),
+            sentences_of("价格是 JS 渲染的，要不要上 Playwright……算了当我没说，先把这个做完。"),
             ["先把这个做完。"]
         );
-        // "Never mind the …" is an order about what to ignore, and "don't forget that" a reminder.
-        assert_eq!(
-            said("Never mind the warnings in generated code."),
-            ["Never mind the warnings in generated code."]
-        );
-        assert_eq!(
-            said("Don't forget that the API needs a token."),
-            ["Don't forget that the API needs a token."]
-        );
+        // "Never mind the …" is an order about what to ignore, "don't forget that" a reminder,
+        // and nvm a tool.
+        for kept in [
+            "Never mind the warnings in generated code.",
+            "Don't forget that the API needs a token.",
+            "We install node with nvm.",
+        ] {
+            assert_eq!(sentences_of(kept), [kept]);
+        }
         let raw = "Something ran on the last commit but nothing in the logs ❯ Commit the changes";
         assert_eq!(prose_of(raw).0, "Something ran on the last commit but nothing in the logs\n");
         // A line that announces pasted text: what follows is not the user's.
@@ -682,6 +647,16 @@ mod tests {
         assert_eq!(prose_of(raw).0, "There is a user warning:\nWe pin logfire in pyproject.\n");
         // A checkbox and a link are prose.
         assert_eq!(prose_of("[x] We ship on Fridays").0, "[x] We ship on Fridays\n");
+    }
+
+    /// A turn's sentences as the engine hears them: its prose, split and cleaned.
+    fn sentences_of(raw: &str) -> Vec<String> {
+        let (prose, _) = prose_of(raw);
+        let mut out = Vec::new();
+        let day = jiff::civil::date(2026, 3, 1);
+        let source = SaidIn::Log { file: "a.md".into(), line: 1 };
+        push_sentences(&mut out, &prose, Timestamp::UNIX_EPOCH, day, source, false, TurnForm::default());
+        out.into_iter().map(|s| s.text).collect()
     }
 
     #[test]

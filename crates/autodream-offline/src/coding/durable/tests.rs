@@ -102,6 +102,10 @@ fn lead_ins_go_meaningful_labels_stay() {
         ),
         ("For manual commits we use git hooks to add the trailer.".into(), true)
     );
+    assert_eq!(
+        without_lead("This is correct behaviour for new files and we keep it.").0,
+        "This is correct behaviour for new files and we keep it."
+    );
     // A request of the moment before a rule goes; before anything else it stays.
     assert_eq!(
         without_lead("Let's do the one here as well, we always want to be passed a valid checkpointId.").0,
