@@ -26,7 +26,7 @@ static GONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:dropped|dropping|ditched|ditching|abandoned|abandoning|retired|retiring|replaced|replacing|swapping out|swapping|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
+        r"(?i)\b(?:dropped|dropping|ditched|ditching|abandoned|abandoning|retired|retiring|replaced|replacing|swapping out|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
     )
 });
 /// "bumping MSRV to 1.80 (was 1.74)": the old value given in passing.
