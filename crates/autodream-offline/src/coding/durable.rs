@@ -87,21 +87,11 @@ fn restricts(text: &str) -> bool {
     // pick of the moment among plain words (which form to fill in), not a rule.
     static ONLY_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i) only\b"));
     match ONLY_WORD.find(text) {
-        Some(m) if !text[..m.start()].to_lowercase().starts_with("no ") => names_a_tool_or_code(text),
+        Some(m) if !text[..m.start()].to_lowercase().starts_with("no ") => {
+            !super::vocabulary::VOCABULARY.values_in(text).is_empty() || has_value(text)
+        }
         _ => true,
     }
-}
-
-/// Do these words name a tool the vocabulary knows, or a piece of code ("`fmt`", "src/ui",
-/// "README.md", "C99")?
-fn names_a_tool_or_code(words: &str) -> bool {
-    !super::vocabulary::VOCABULARY.values_in(words).is_empty()
-        || words.split_whitespace().any(|w| {
-            let w = w.trim_end_matches(['.', ',', ';', ':', '!', '?']);
-            w.contains(['`', '.', '/', '@', '_'])
-                || w.chars().any(|c| c.is_ascii_digit())
-                || w.chars().skip(1).any(char::is_uppercase)
-        })
 }
 
 /// "We're using X", "We use X", "X is our Y".
@@ -878,12 +868,13 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     None
 }
 
-/// Does the sentence name something concrete: a code span, a path or identifier, a number,
+/// Does the sentence name something concrete: a code span, a path or identifier, an
+/// annotation or handle ("@Autowired"), a number,
 /// a product or person name, a CJK term next to Latin text?
 fn has_value(text: &str) -> bool {
     static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"`[^`]+`|\b\w+[./_:@#-]\w[\w./:@#-]*|\b\d+(?:\.\d+)*\b|(?:^|\s)\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*\b|[\s(]\p{Lu}\p{Ll}+|\b[a-z]+[A-Z]\w*\b",
+            r"`[^`]+`|\b\w+[./_:@#-]\w[\w./:@#-]*|(?:^|\s)@\w+|\b\d+(?:\.\d+)*\b|(?:^|\s)\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*\b|[\s(]\p{Lu}\p{Ll}+|\b[a-z]+[A-Z]\w*\b",
         )
     });
     // "called trunk", "trunk, not main": a name given as the answer is a value.

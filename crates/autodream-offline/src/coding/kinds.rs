@@ -53,7 +53,7 @@ static RULE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 /// Rules that hold even inside an order: "always", "never", "from now on", "every …".
 pub(super) static STRONG_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:always|never|whenever|everywhere|from now on|going forward|next time|from here on|in the future\s+(?:we|you|i|all|every|please|always|never|use|make|do|don'?t|avoid|prefer)|no exceptions|every time|(?:that'?s|this is) (?:how|the way|the convention|the rule)|all (?:of )?our|in this (?:repo|repository|codebase|project)|across (?:the |this |our )(?:code ?base|repo|repository|project|code|app|stack)|across (?:all (?:of )?(?:our |the )?|our )(?:services|repos|repositories|projects|packages|modules))\b|\bin the future(?:\s*[,.;!]|\s*$)|一律|统一|以后都|以后要|禁止|不要再|别再",
+        r"(?i)\b(?:always|never|whenever|everywhere|from now on|going forward|next time|from here on|in the future\s+(?:we|you|i|all|every|please|always|never|use|make|do|don'?t|avoid|prefer)|no exceptions|every time|(?:that'?s|this is) (?:how|the way|the convention|the rule)|all (?:of )?our|in this (?:repo|repository|codebase|project)|across (?:the |this |our )(?:code ?base|repo|repository|project|code|app|stack)|across (?:all (?:of )?(?:our |the )?|our )(?:services|repos|repositories|projects|packages|modules))\b|\bin the future(?:\s*[,.;!]|\s*$)|一律|统一|以后都|以后要|禁止|不要再|别再|每次|今天起|从今天起|从今天开始",
     )
 });
 

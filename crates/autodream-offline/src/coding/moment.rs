@@ -64,14 +64,10 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 static ZH_MY_DAY: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^(?:今天|今早|今晚|今儿|今天上午|今天下午)|^我们?(?:今天|今早|今晚|上午|下午|晚上|明天|这周|这两天)")
 });
-/// Is this the speaker's day ("今天实验室停电…"), with no rule in it?
+/// Is this the speaker's day ("今天实验室停电…"), with no rule in it ("今天起…都用 v2" is one)?
 pub fn is_the_speakers_day(s: &str) -> bool {
-    ZH_MY_DAY.is_match(s) && !ZH_STANDING.is_match(s)
+    ZH_MY_DAY.is_match(s) && !super::kinds::is_rule(s)
 }
-/// Words that make a Chinese sentence a standing rule.
-static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"以后|一律|每次|每天|都要|都用[^不]|只用|必须|规范|禁止|统一|永远|不要|今天起|从今天|开始")
-});
 /// "We are still mid-session debugging", "I just closed this session", "There is a PR review
 /// comment", "Copilot has done its review, it's left some comments": the state of the work.
 static WORK_STATE: LazyLock<Regex> = LazyLock::new(|| {
