@@ -28,6 +28,15 @@ use super::kinds::STRONG_STANDING;
 pub use super::kinds::{Dropped, Kind, UPDATE, is_rule, word_count};
 use super::orders::{STANDING_IMPERATIVE, is_imperative};
 
+mod leads;
+mod people;
+mod questions;
+
+pub use leads::without_lead;
+use leads::{LABEL, LEAD_EN, MEANINGFUL_LABEL, REMEMBER_LEAD};
+use people::{about_the_user, in_third_person, names_a_person};
+use questions::is_question;
+
 /// A sentence judged worth keeping.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kept {
@@ -49,19 +58,6 @@ pub enum Verdict {
     Drop(Dropped),
 }
 
-/// Words that open a sentence without adding to it.
-static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)\s*[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
-    )
-});
-static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^(?:(?:好的?|对的?|嗯|可以|行|另外|还有|顺便说一下|对了|补充一下|补充点背景|说两件事|几件事|通知一下|提醒一下|一是|二是|三是|首先|其次|然后|最后|不对|不是)[，,：:。！! ]*)+",
-    )
-});
-/// A short label before a colon ("Context:", "Before this merges:", "先说下环境：").
-static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
 /// "Constructor injection only", "Tailwind only, no CSS modules", "no malloc": a restriction
 /// said as the thing allowed or the thing banned, without a verb.
 static ONLY_OR_NONE: LazyLock<Regex> = LazyLock::new(|| {
@@ -103,35 +99,6 @@ static POINTER_THEN_SO: LazyLock<Regex> =
 /// A clause that opens with its subject: a pronoun or "the/our …".
 static SUBJECT_FIRST: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:we|we'?re|we'?ve|i|i'?m|they|it|it'?s|our|the|this|that)\b"));
-/// "Runs daily at 02:30 UTC": the colon of a time is no label's.
-fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
-    let colon = c.get(1).expect("group").end();
-    let after = s[colon..].chars().nth(1);
-    s[..colon].ends_with(|ch: char| ch.is_ascii_digit()) && after.is_some_and(|ch| ch.is_ascii_digit())
-}
-
-/// A URL's scheme is no label ("https://…").
-static URL_SCHEME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^[a-z][a-z0-9+.-]*://"));
-/// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
-static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|chosen|deadline|style|guidelines?)\b|规矩|规范|规则|决定",
-    )
-});
-/// A pronoun that stands for something named before it.
-static REST_REFERS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:it|them|its)\b"));
-/// "… so let me just decide: SQLite, not Postgres" — the choice after the colon is a decision.
-static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^[^:：]*\b(?:decide|decided|decision|chose|choose|going with)\b[^:：]*[:：]\s*(.+)$|^[^:：]*决定[^:：]*[:：]\s*(.+)$",
-    )
-});
-/// "Remember that …", "Note that …": the request to keep it is not part of the fact.
-static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that|\s+to)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
-    )
-});
 /// "… and not the current branch", "…, not stdout", "instead of …": two ways, one chosen.
 static CONTRAST: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -152,32 +119,6 @@ fn reminds_of_a_choice(sentence: &str, rest: &str) -> bool {
         && !IN_HAND.is_match(rest)
         && super::moment::of_the_moment(rest).is_none()
 }
-static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
-});
-static WRONG_PART: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:the (?:first|second|third|last|other) part|that part|this part|that|this|it) (?:is|was|isn'?t|wasn'?t)(?: not)? (?:quite )?(?:correct|right|true|wrong|incorrect|accurate)[,;:.]\s+",
-    )
-});
-static LETS_CLAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^let'?s [^,;]{1,50}[,;]\s*"));
-/// A clause that opens with a rule's word ("we always …", "never …").
-static RULE_OPENING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:(?:we|you|it|they|this|that)(?:'ll| will)? )?(?:always|never|must(?:n'?t)?|should never|should not|don'?t ever)\b",
-    )
-});
-static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:no|nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^(?:不对|不是|错了)[，,。 ]")
-});
-
-static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:can|could|would|will|shall|should (?:we|i)|do|does|did|is|are|was|were|have|has|what|which|why|how|where|when|who|any idea|anything|wdyt)\b",
-    )
-});
-static QUESTION_END_ZH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:吗|呢|么|吧)[。！!]?$"));
-
 /// Words that make a sentence a standing rule.
 static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -218,14 +159,6 @@ static DECISION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:decided|decision|we'?re going with|we are going with|we'?ll go with|chose|chosen|settled on|let me just decide|because|so that|so nobody|so we can|the reason|that'?s why)\b|决定|因为|所以|为了",
     )
 });
-static ROLE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|(?:cuts|ships|does|publishes|deploys|merges|writes|tags) the \w+ (?:usually|normally|always|now)|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|评审|架构师|组长|owner|review",
-    )
-});
-/// A CJK name before or after a role word (王磊是…, 归赵强).
-static ZH_NAME_ROLE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批)|(?:归|找|给|问)\p{Han}{2,3}"));
 static EVENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:release[sd]?|freeze|launch(?:es|ed)?|goes out|go(?:es)? live|ships?|shipping|deadline|due|playtest|demo|submission|submit|review|expires?|expiry|cut-?over|planning|kickoff|sprint|milestone|v?\d+\.\d+(?:\.\d+)?)\b|上线|交付|提交|审核|截止|发布|过期|评审|演示|版本",
@@ -250,95 +183,6 @@ static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// The sentence without its discourse lead-in, and whether that lead-in was a correction.
-pub fn without_lead(sentence: &str) -> (String, bool) {
-    let mut s = sentence.trim();
-    let mut correction = false;
-    for _ in 0..4 {
-        let before = s;
-        if let Some(c) = DECIDE_LABEL.captures(s) {
-            let choice = c.get(1).or(c.get(2)).expect("group").as_str();
-            return (format!("Decision: {choice}"), correction);
-        }
-        if let Some(m) = REMEMBER_LEAD.find(s)
-            && word_count(&s[m.end()..]) >= 3
-        {
-            s = &s[m.end()..];
-        }
-        // "Before you go doing that, we need …": a lead clause about the moment goes.
-        if let Some(m) = MOMENT_CLAUSE.find(s)
-            && word_count(&s[m.end()..]) >= 4
-        {
-            s = &s[m.end()..];
-        }
-        // "Let's do the one here as well, we always want a valid id": the request is of the
-        // moment, the rule after it stands.
-        if let Some(m) = LETS_CLAUSE.find(s)
-            && RULE_OPENING.is_match(&s[m.end()..])
-            && word_count(&s[m.end()..]) >= 4
-        {
-            s = &s[m.end()..];
-        }
-        // "The first part is not correct, for manual commits we use git hooks …": what was
-        // wrong points back; the correction after it stands.
-        if let Some(m) = WRONG_PART.find(s)
-            && word_count(&s[m.end()..]) >= 4
-        {
-            let said_wrong = m.as_str().to_lowercase();
-            correction |=
-                said_wrong.contains("not") || said_wrong.contains("n't") || said_wrong.contains("wrong");
-            s = &s[m.end()..];
-        }
-        if CORRECTION_LEAD.is_match(s) {
-            correction = true;
-        }
-        if let Some(m) = LEAD_EN.find(s) {
-            // A lead-in word that is the whole subject ("Note Chloe reviews …" keeps "Chloe").
-            s = s[m.end()..].trim_start();
-        }
-        if let Some(m) = LEAD_ZH.find(s) {
-            s = s[m.end()..].trim_start();
-        }
-        if let Some(c) = LABEL.captures(s).filter(|c| !URL_SCHEME.is_match(s) && !is_a_time(s, c)) {
-            let label = c.get(1).expect("group").as_str();
-            let rest = &s[c.get(0).expect("match").end()..];
-            // The rest names the label's subject with a pronoun ("Change of plan on the
-            // MSRV: we're bumping it …"): the label stays.
-            let refers = REST_REFERS.is_match(rest);
-            // "We moved off yarn: use pnpm …" — a label that states a change is the fact.
-            if !MEANINGFUL_LABEL.is_match(label)
-                && !refers
-                && !UPDATE.is_match(label)
-                && word_count(label) <= 5
-                && word_count(rest) >= 3
-                && !label.contains('`')
-            {
-                s = rest;
-            }
-        }
-        if s == before {
-            break;
-        }
-    }
-    let mut text = s.to_string();
-    if let Some(first) = text.chars().next()
-        && first.is_lowercase()
-    {
-        // "specs live in spec/" → "Specs live in spec/", but never a code identifier.
-        let word: String = text.chars().take_while(|c| !c.is_whitespace()).collect();
-        if word.chars().all(|c| c.is_alphabetic() || c == '\'') {
-            text = first.to_uppercase().collect::<String>() + &text[first.len_utf8()..];
-        }
-    }
-    (text, correction)
-}
-
-/// "The question is …", "I wonder …": a question in the form of a statement.
-static QUESTION_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:the question is|question:|i wonder|i'?m wondering|i want to (?:know|understand|see)|not sure (?:if|whether)|wondering)\b|^(?:不知道|想知道|问一下)",
-    )
-});
 /// A sentence cut short: no closing punctuation and a last word that needs a next one.
 static CUT_SHORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -348,57 +192,6 @@ static CUT_SHORT: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that mark the state of the moment rather than how things are.
 static MOMENT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:already|right now|at the moment|just now)\b"));
-/// "I prefer short commit messages" → "The user prefers short commit messages": memory is
-/// read by the agent, for whom "I" is itself.
-fn in_third_person(text: &str) -> String {
-    static FIRST: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"(?i)^i (prefer|like|love|hate|want|always|never|usually|don'?t like|'d rather|would rather)\b")
-    });
-    static I_AM: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:I'?m|I am) "));
-    if let Some(m) = I_AM.find(text) {
-        return format!("The user is {}", &text[m.end()..]);
-    }
-    let Some(c) = FIRST.captures(text) else { return text.to_string() };
-    let verb = c[1].to_lowercase();
-    let verb = match verb.as_str() {
-        "prefer" => "prefers".to_string(),
-        "like" => "likes".to_string(),
-        "love" => "loves".to_string(),
-        "hate" => "hates".to_string(),
-        "want" => "wants".to_string(),
-        "'d rather" | "would rather" => "would rather".to_string(),
-        v if v.starts_with("don") => "doesn't like".to_string(),
-        v => v.to_string(),
-    };
-    format!("The user {verb}{}", &text[c.get(0).expect("match").end()..])
-}
-
-/// The user saying who they are: "I'm a data engineer on …", "I work on …", "My role is …".
-static USER_IDENTITY: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{3,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester)\b.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^i'?m (?P<background>(?:coming|new|used|moving|switching) (?:from|to) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
-    )
-});
-
-/// "I'm a data engineer on the payments team." → "The user is a data engineer on the
-/// payments team."
-fn about_the_user(text: &str) -> Option<String> {
-    let c = USER_IDENTITY.captures(text)?;
-    let out = if let Some(rest) = c.name("rest") {
-        let article = &text[text.find(' ')? + 1..];
-        let article =
-            article.split_whitespace().nth(if text.to_lowercase().starts_with("i am") { 1 } else { 0 })?;
-        format!("The user is {article} {}", rest.as_str())
-    } else if let Some(background) = c.name("background") {
-        format!("The user is {}", background.as_str())
-    } else if let Some(work) = c.name("work") {
-        format!("The user works {}", work.as_str())
-    } else {
-        format!("The user's role is {}", c.name("role")?.as_str())
-    };
-    Some(out)
-}
-
 /// Words that limit an order to the task at hand.
 static FOR_NOW: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(?:yet|for now|for the moment|until (?:i|we) say|this time|right now|today)\b|暂时|先不|这次")
@@ -446,148 +239,6 @@ fn opens_an_aside_it_never_closes(text: &str) -> bool {
 fn has_hash(text: &str) -> bool {
     HASH.find_iter(text).any(|m| (7..=40).contains(&m.as_str().len()))
 }
-
-/// A question by its word order, whatever its last mark ("Is our Phoenix work still valid.",
-/// "Shouldn't url be remote"): an auxiliary verb, then its subject.
-static AUX_FIRST: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:is|are|was|were|am|do|does|did|have|has|had|can|could|would|will|shall|should|may|might|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|can'?t|couldn'?t|wouldn'?t|won'?t|shouldn'?t)\s+([\w'`./-]+)",
-    )
-});
-/// "What is …", "How do we …", "Why does …": a wh-word and an auxiliary.
-static WH_AUX: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(?:what|which|why|how|where|when|who|whose)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|shall|has|have|many|much|long|often|else|about)\b)|^(?:what|which|whose) \w+(?: \w+)? (?:would|could|should|will|can|do|does|did)\b",
-    )
-});
-
-/// Does the sentence ask by its word order: an auxiliary followed by its subject (not by a
-/// verb, "not" or an adverb: "Must use pnpm", "Do not push", "Can always rebase"), or a
-/// wh-word with its auxiliary?
-fn asks_by_word_order(text: &str) -> bool {
-    if WH_AUX.is_match(text) {
-        return true;
-    }
-    let Some(c) = AUX_FIRST.captures(text) else { return false };
-    let next = c[1].trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase();
-    !next.is_empty()
-        && !matches!(
-            next.as_str(),
-            "not"
-                | "never"
-                | "always"
-                | "also"
-                | "just"
-                | "only"
-                | "still"
-                | "be"
-                | "now"
-                | "then"
-                | "usually"
-        )
-        && !super::orders::is_verb(&next)
-}
-
-fn is_question(text: &str) -> bool {
-    if QUESTION_STATEMENT.is_match(text) || asks_by_word_order(text) {
-        return true;
-    }
-    let t = text.trim_end();
-    t.ends_with('?')
-        || t.ends_with('？')
-        || QUESTION_END_ZH.is_match(t)
-        || (QUESTION_START.is_match(t) && !t.ends_with('.'))
-}
-
-/// Has the sentence a name bound to a role ("Priya is the PM", "Dana owns the nightly jobs",
-/// "王磊是前端负责人")?
-fn names_a_person(text: &str) -> bool {
-    if !ROLE.is_match(text) {
-        return false;
-    }
-    if ZH_NAME_ROLE.is_match(text) {
-        return true;
-    }
-    // A name in a person's place: the subject of a role verb, the value of a role, or the
-    // one to ask ("Priya is the PM", "our PM is Priya", "ask Kofi").
-    PERSON_PLACE.captures_iter(text).any(|c| {
-        let w = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
-        !w.is_empty() && !COMMON_CAPITALISED.contains(&w.to_lowercase().as_str())
-    })
-}
-
-static PERSON_PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|go through|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
-    )
-});
-
-/// Capitalised words that are not names when they open a clause.
-const COMMON_CAPITALISED: &[&str] = &[
-    "the",
-    "a",
-    "an",
-    "this",
-    "that",
-    "these",
-    "those",
-    "we",
-    "our",
-    "you",
-    "your",
-    "they",
-    "their",
-    "it",
-    "its",
-    "he",
-    "she",
-    "his",
-    "her",
-    "if",
-    "when",
-    "and",
-    "but",
-    "so",
-    "also",
-    "please",
-    "any",
-    "every",
-    "all",
-    "no",
-    "never",
-    "always",
-    "use",
-    "don't",
-    "do",
-    "pr",
-    "ci",
-    "api",
-    "prs",
-    "tests",
-    "staging",
-    "prod",
-    "production",
-    "main",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 
 /// Is the sentence written mostly in Latin letters or in CJK, the scripts the rules read?
 /// ("Создай мне промт …" is not: its orders and questions cannot be told from its facts.)

@@ -179,55 +179,13 @@ pub fn same_fact(a: &str, b: &str) -> bool {
     if ka == kb {
         return true;
     }
-    if differ_only_in_value(a, b) {
+    if super::updates::differ_only_in_value(a, b) {
         return false;
     }
     let (ta, tb) = (tokens(&ka), tokens(&kb));
     let inter = ta.intersection(&tb).count();
     let union = ta.union(&tb).count().max(1);
     inter * 10 >= union * 8
-}
-
-/// Do two statements say the same thing of one slot with a different value ("we use Prisma for
-/// the API" / "we use Kysely for the API")? Then they are two values, never one fact: the
-/// newer replaces the older. A value is a name, a number, a version, a path or an identifier,
-/// not a word of plain English ("… for the API" / "… for the worker" are two subjects).
-pub fn differ_only_in_value(a: &str, b: &str) -> bool {
-    let (ta, tb) = (value_words(a), value_words(b));
-    let only_a: Vec<&(String, bool)> = ta.iter().filter(|w| !tb.iter().any(|v| v.0 == w.0)).collect();
-    let only_b: Vec<&(String, bool)> = tb.iter().filter(|w| !ta.iter().any(|v| v.0 == w.0)).collect();
-    if !(only_a.len() == 1 && only_b.len() == 1 && only_a[0].1 && only_b[0].1 && ta.len() >= 4) {
-        return false;
-    }
-    // "… for the API" / "… for the CLI": the word names the part of the project, not a value.
-    let (sa, sb) = (super::vocabulary::scopes(a), super::vocabulary::scopes(b));
-    !sa.contains(&only_a[0].0) && !sb.contains(&only_b[0].0)
-}
-
-/// The words of a statement (dates left out), each lower-cased with whether it reads as a
-/// value: capitalised past the first word, holding a digit or code punctuation.
-fn value_words(text: &str) -> Vec<(String, bool)> {
-    // The day a fact was learned is no value of it ("… (2026-03-02).").
-    static DAY: LazyLock<Regex> = LazyLock::new(|| crate::text::re(r"\(?\b\d{4}-\d{2}-\d{2}\b\)?"));
-    let without = DAY.replace_all(text, "");
-    let mut out: Vec<(String, bool)> = Vec::new();
-    for (i, w) in without.split_whitespace().enumerate() {
-        let w = w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '@')));
-        let w = w.trim_end_matches('.');
-        if w.is_empty() {
-            continue;
-        }
-        let value = w.chars().any(|c| c.is_ascii_digit())
-            || w.contains(['/', '_', '@'])
-            || w.contains('.') && !w.ends_with('.')
-            || i > 0 && w.chars().next().is_some_and(char::is_uppercase)
-            || w.chars().skip(1).any(char::is_uppercase);
-        let key = w.to_lowercase();
-        if !out.iter().any(|(k, _)| *k == key) {
-            out.push((key, value));
-        }
-    }
-    out
 }
 
 /// A topic file read back: its memos and the prose lines it holds besides them.
@@ -517,11 +475,23 @@ mod tests {
 
     #[test]
     fn two_statements_that_differ_only_in_a_value_are_two_values() {
-        assert!(differ_only_in_value("We use Kysely for the API.", "We use Prisma for the API."));
-        assert!(differ_only_in_value("The API listens on 8081.", "The API listens on 8080."));
+        assert!(super::super::updates::differ_only_in_value(
+            "We use Kysely for the API.",
+            "We use Prisma for the API."
+        ));
+        assert!(super::super::updates::differ_only_in_value(
+            "The API listens on 8081.",
+            "The API listens on 8080."
+        ));
         assert!(!same_fact("We use Kysely for the API.", "We use Prisma for the API."));
         // Another part of the project, or other words, is no other value.
-        assert!(!differ_only_in_value("We use Prisma for the CLI.", "We use Prisma for the API."));
-        assert!(!differ_only_in_value("We use Prisma for the API.", "We really like Prisma for the API."));
+        assert!(!super::super::updates::differ_only_in_value(
+            "We use Prisma for the CLI.",
+            "We use Prisma for the API."
+        ));
+        assert!(!super::super::updates::differ_only_in_value(
+            "We use Prisma for the API.",
+            "We really like Prisma for the API."
+        ));
     }
 }

@@ -383,7 +383,7 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     }
     // The same statement with another value: "we use Kysely for the API" after "we use Prisma
     // for the API", whether or not the vocabulary knows the names.
-    if super::memo::differ_only_in_value(new, old) {
+    if differ_only_in_value(new, old) {
         return true;
     }
     if !UPDATE.is_match(new) {
@@ -423,6 +423,48 @@ pub fn supersedes(new: &str, old: &str) -> bool {
         }
     }
     false
+}
+
+/// Do two statements say the same thing of one slot with a different value ("we use Prisma for
+/// the API" / "we use Kysely for the API")? Then they are two values, never one fact: the
+/// newer replaces the older. A value is a name, a number, a version, a path or an identifier,
+/// not a word of plain English ("… for the API" / "… for the worker" are two subjects).
+pub fn differ_only_in_value(a: &str, b: &str) -> bool {
+    let (ta, tb) = (value_words(a), value_words(b));
+    let only_a: Vec<&(String, bool)> = ta.iter().filter(|w| !tb.iter().any(|v| v.0 == w.0)).collect();
+    let only_b: Vec<&(String, bool)> = tb.iter().filter(|w| !ta.iter().any(|v| v.0 == w.0)).collect();
+    if !(only_a.len() == 1 && only_b.len() == 1 && only_a[0].1 && only_b[0].1 && ta.len() >= 4) {
+        return false;
+    }
+    // "… for the API" / "… for the CLI": the word names the part of the project, not a value.
+    let (sa, sb) = (super::vocabulary::scopes(a), super::vocabulary::scopes(b));
+    !sa.contains(&only_a[0].0) && !sb.contains(&only_b[0].0)
+}
+
+/// The words of a statement (dates left out), each lower-cased with whether it reads as a
+/// value: capitalised past the first word, holding a digit or code punctuation.
+fn value_words(text: &str) -> Vec<(String, bool)> {
+    // The day a fact was learned is no value of it ("… (2026-03-02).").
+    static DAY: LazyLock<Regex> = LazyLock::new(|| re(r"\(?\b\d{4}-\d{2}-\d{2}\b\)?"));
+    let without = DAY.replace_all(text, "");
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for (i, w) in without.split_whitespace().enumerate() {
+        let w = w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '@')));
+        let w = w.trim_end_matches('.');
+        if w.is_empty() {
+            continue;
+        }
+        let value = w.chars().any(|c| c.is_ascii_digit())
+            || w.contains(['/', '_', '@'])
+            || w.contains('.') && !w.ends_with('.')
+            || i > 0 && w.chars().next().is_some_and(char::is_uppercase)
+            || w.chars().skip(1).any(char::is_uppercase);
+        let key = w.to_lowercase();
+        if !out.iter().any(|(k, _)| *k == key) {
+            out.push((key, value));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -22,6 +22,11 @@ fn sentences_split_at_terminators_but_not_at_abbreviations_or_numbers() {
     // A terminator inside an aside that closes ends no sentence; one left open does.
     let s = split_sentences("Notes are admonitions (!!! warning), never bold caps. Next one.");
     assert_eq!(s, ["Notes are admonitions (!!! warning), never bold caps.", "Next one."]);
+    // "etc." ends a list; it ends the sentence only when a sentence opener follows.
+    let s = split_sentences("Comments are added to functions, etc. I want fewer of them.");
+    assert_eq!(s, ["Comments are added to functions, etc.", "I want fewer of them."]);
+    let s = split_sentences("Tools like Go, Rust etc. Python too.");
+    assert_eq!(s, ["Tools like Go, Rust etc. Python too."]);
     let s = split_sentences("An aside (never closed. Then more.");
     assert_eq!(s, ["An aside (never closed.", "Then more."]);
 }

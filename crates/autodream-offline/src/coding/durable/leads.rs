@@ -1,0 +1,158 @@
+//! What opens a sentence without adding to it: discourse leads ("OK, so", "Heads up:", "另外"),
+//! labels ("Context:"), requests to remember ("Note that …"), a clause about the moment, and
+//! what was wrong before a correction ("The first part is not correct, …"). The fact is what
+//! is left.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::text::re;
+
+use super::super::kinds::{UPDATE, word_count};
+
+/// Words that open a sentence without adding to it.
+pub(super) static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)\s*[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
+    )
+});
+static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:好的?|对的?|嗯|可以|行|另外|还有|顺便说一下|对了|补充一下|补充点背景|说两件事|几件事|通知一下|提醒一下|一是|二是|三是|首先|其次|然后|最后|不对|不是)[，,：:。！! ]*)+",
+    )
+});
+/// A short label before a colon ("Context:", "Before this merges:", "先说下环境：").
+pub(super) static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
+
+/// "Runs daily at 02:30 UTC": the colon of a time is no label's.
+fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
+    let colon = c.get(1).expect("group").end();
+    let after = s[colon..].chars().nth(1);
+    s[..colon].ends_with(|ch: char| ch.is_ascii_digit()) && after.is_some_and(|ch| ch.is_ascii_digit())
+}
+
+/// A URL's scheme is no label ("https://…").
+static URL_SCHEME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^[a-z][a-z0-9+.-]*://"));
+/// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
+pub(super) static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|chosen|deadline|style|guidelines?)\b|规矩|规范|规则|决定",
+    )
+});
+/// A pronoun that stands for something named before it.
+static REST_REFERS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:it|them|its)\b"));
+/// "… so let me just decide: SQLite, not Postgres" — the choice after the colon is a decision.
+static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^[^:：]*\b(?:decide|decided|decision|chose|choose|going with)\b[^:：]*[:：]\s*(.+)$|^[^:：]*决定[^:：]*[:：]\s*(.+)$",
+    )
+});
+/// "Remember that …", "Note that …": the request to keep it is not part of the fact.
+pub(super) static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that|\s+to)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
+    )
+});
+
+static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
+});
+static WRONG_PART: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:the (?:first|second|third|last|other) part|that part|this part|that|this|it) (?:is|was|isn'?t|wasn'?t)(?: not)? (?:quite )?(?:correct|right|true|wrong|incorrect|accurate)[,;:.]\s+",
+    )
+});
+static LETS_CLAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^let'?s [^,;]{1,50}[,;]\s*"));
+/// A clause that opens with a rule's word ("we always …", "never …").
+static RULE_OPENING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:we|you|it|they|this|that)(?:'ll| will)? )?(?:always|never|must(?:n'?t)?|should never|should not|don'?t ever)\b",
+    )
+});
+static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:no|nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^(?:不对|不是|错了)[，,。 ]")
+});
+
+/// The sentence without its discourse lead-in, and whether that lead-in was a correction.
+pub fn without_lead(sentence: &str) -> (String, bool) {
+    let mut s = sentence.trim();
+    let mut correction = false;
+    for _ in 0..4 {
+        let before = s;
+        if let Some(c) = DECIDE_LABEL.captures(s) {
+            let choice = c.get(1).or(c.get(2)).expect("group").as_str();
+            return (format!("Decision: {choice}"), correction);
+        }
+        if let Some(m) = REMEMBER_LEAD.find(s)
+            && word_count(&s[m.end()..]) >= 3
+        {
+            s = &s[m.end()..];
+        }
+        // "Before you go doing that, we need …": a lead clause about the moment goes.
+        if let Some(m) = MOMENT_CLAUSE.find(s)
+            && word_count(&s[m.end()..]) >= 4
+        {
+            s = &s[m.end()..];
+        }
+        // "Let's do the one here as well, we always want a valid id": the request is of the
+        // moment, the rule after it stands.
+        if let Some(m) = LETS_CLAUSE.find(s)
+            && RULE_OPENING.is_match(&s[m.end()..])
+            && word_count(&s[m.end()..]) >= 4
+        {
+            s = &s[m.end()..];
+        }
+        // "The first part is not correct, for manual commits we use git hooks …": what was
+        // wrong points back; the correction after it stands.
+        if let Some(m) = WRONG_PART.find(s)
+            && word_count(&s[m.end()..]) >= 4
+        {
+            let said_wrong = m.as_str().to_lowercase();
+            correction |=
+                said_wrong.contains("not") || said_wrong.contains("n't") || said_wrong.contains("wrong");
+            s = &s[m.end()..];
+        }
+        if CORRECTION_LEAD.is_match(s) {
+            correction = true;
+        }
+        if let Some(m) = LEAD_EN.find(s) {
+            // A lead-in word that is the whole subject ("Note Chloe reviews …" keeps "Chloe").
+            s = s[m.end()..].trim_start();
+        }
+        if let Some(m) = LEAD_ZH.find(s) {
+            s = s[m.end()..].trim_start();
+        }
+        if let Some(c) = LABEL.captures(s).filter(|c| !URL_SCHEME.is_match(s) && !is_a_time(s, c)) {
+            let label = c.get(1).expect("group").as_str();
+            let rest = &s[c.get(0).expect("match").end()..];
+            // The rest names the label's subject with a pronoun ("Change of plan on the
+            // MSRV: we're bumping it …"): the label stays.
+            let refers = REST_REFERS.is_match(rest);
+            // "We moved off yarn: use pnpm …" — a label that states a change is the fact.
+            if !MEANINGFUL_LABEL.is_match(label)
+                && !refers
+                && !UPDATE.is_match(label)
+                && word_count(label) <= 5
+                && word_count(rest) >= 3
+                && !label.contains('`')
+            {
+                s = rest;
+            }
+        }
+        if s == before {
+            break;
+        }
+    }
+    let mut text = s.to_string();
+    if let Some(first) = text.chars().next()
+        && first.is_lowercase()
+    {
+        // "specs live in spec/" → "Specs live in spec/", but never a code identifier.
+        let word: String = text.chars().take_while(|c| !c.is_whitespace()).collect();
+        if word.chars().all(|c| c.is_alphabetic() || c == '\'') {
+            text = first.to_uppercase().collect::<String>() + &text[first.len_utf8()..];
+        }
+    }
+    (text, correction)
+}
