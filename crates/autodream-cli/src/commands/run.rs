@@ -119,6 +119,9 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> anyhow::Result<u8> {
     for note in &outcome.summary.notes {
         outln!("  note: {note}")?;
     }
+    if let Some(skipped) = dream::run::skipped_lines_sentence(outcome.skipped_lines) {
+        outln!("  note: {skipped} (autodream sessions --all names the transcripts)")?;
+    }
     // Engine state in dot-folders is applied with the dream but is not memory to show.
     let shown: Vec<&String> =
         outcome.files.iter().filter(|f| !f.split('/').any(|c| c.starts_with('.'))).collect();

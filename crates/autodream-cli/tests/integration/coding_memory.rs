@@ -123,3 +123,46 @@ fn history_and_diff_count_memory_files_and_give_the_engines_record_one_line() {
     let all = env.run(&["diff", "--all"]);
     assert!(all.stdout.contains(&format!("+++ b/{}", engine[0])), "{}", all.stdout);
 }
+
+/// A transcript of one line that is not JSON and one user turn.
+fn session_with_a_bad_line(env: &Env, bad: bool) {
+    let id = "0b6f5c1e-0000-4000-8000-000000000003";
+    let good = serde_json::json!({
+        "type": "user", "sessionId": id, "timestamp": rfc3339(at(-DAY)), "uuid": format!("{id}-0"),
+        "message": {"role": "user", "content": "We use pnpm in this repo, never npm."},
+    });
+    let body = if bad { format!("this line is not JSON\n{good}\n") } else { format!("{good}\n") };
+    env.session(id, &body, at(-DAY + 60));
+}
+
+#[test]
+fn the_run_summary_says_how_many_transcript_lines_were_skipped() {
+    let env = Env::new();
+    session_with_a_bad_line(&env, true);
+    let dry = env.run(&["run", "--dry-run", "--json"]);
+    dry.assert_code(0);
+    let outcome: serde_json::Value = serde_json::from_str(&dry.stdout).expect("run --json is JSON");
+    assert_eq!(outcome["skipped_lines"], 1, "{}", dry.stdout);
+
+    let out = env.run(&["run"]);
+    out.assert_code(0);
+    assert!(
+        out.stdout.lines().any(|l| l.starts_with("  note: 1 unreadable transcript line skipped (")),
+        "{}",
+        out.stdout
+    );
+    assert_snapshot!("run_skipped_line", env.transcript(&out));
+    // The good line was still read.
+    assert!(read(&env.mem.join("MEMORY.md")).contains("package-manager.md"));
+
+    // A transcript with no bad line: no note, and a count of 0.
+    let clean = Env::new();
+    session_with_a_bad_line(&clean, false);
+    let json = clean.run(&["run", "--dry-run", "--json"]);
+    json.assert_code(0);
+    let outcome: serde_json::Value = serde_json::from_str(&json.stdout).expect("run --json is JSON");
+    assert_eq!(outcome["skipped_lines"], 0, "{}", json.stdout);
+    let out = clean.run(&["run"]);
+    out.assert_code(0);
+    assert!(!out.stdout.contains("unreadable"), "{}", out.stdout);
+}

@@ -98,6 +98,9 @@ pub struct DreamOutcome {
     /// The dream stopped for review: nothing was applied (`dream::review`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
+    /// Lines of the reviewed transcripts that could not be read (not JSON, or of a shape
+    /// the format does not know), skipped: the sum of [`ParsedSession::skipped_lines`].
+    pub skipped_lines: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -117,6 +120,16 @@ pub fn improved_message(n: usize) -> String {
         0 => "Nothing to change".into(),
         1 => "Improved 1 file".into(),
         n => format!("Improved {n} files"),
+    }
+}
+
+/// "1 unreadable transcript line skipped" / "3 unreadable transcript lines skipped"; `None`
+/// for none.
+pub fn skipped_lines_sentence(n: usize) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some("1 unreadable transcript line skipped".into()),
+        n => Some(format!("{n} unreadable transcript lines skipped")),
     }
 }
 
@@ -436,7 +449,7 @@ fn dream_body(
     // 9. Apply the changes under the journal, or show them for a dry run.
     let planned = transaction::plan(&staging);
     if opts.dry_run {
-        return dry_run_outcome(loc, progress, &planned, summary);
+        return dry_run_outcome(loc, progress, &planned, summary, input.skipped_lines());
     }
     cancel.check().map_err(|_| DreamError::Cancelled)?;
     let dreaming = Dreaming { loc, cfg, clock, opts, token, progress };
@@ -452,6 +465,13 @@ struct Gathered {
     log_entries: Vec<daily_log::LogEntry>,
     /// Where this dream stops reading the logs.
     new_cursor: Option<LogCursor>,
+}
+
+impl Gathered {
+    /// The transcript lines the parsers skipped, over every session.
+    fn skipped_lines(&self) -> usize {
+        self.sessions.iter().map(|p| p.skipped_lines).sum()
+    }
 }
 
 /// Step 5: the sessions touched since the last dream (and not after "now"), parsed (an
@@ -483,16 +503,20 @@ fn gather(
     let cursor = LogCursor::of_last_dream(loc);
     let (log_entries, new_cursor) = daily_log::read_since(&loc.memory_dir, cursor.as_ref())
         .map_err(|e| DreamError::Failed(e.to_string()))?;
-    let skipped: usize = parsed.iter().map(|p| p.skipped_lines).sum();
-    progress.update(|t| t.sessions_reviewing = parsed.len());
+    let gathered = Gathered { sessions: parsed, log_entries, new_cursor };
+    progress.update(|t| t.sessions_reviewing = gathered.sessions.len());
     let skipped =
-        if skipped > 0 { format!(" ({skipped} unreadable transcript lines skipped)") } else { String::new() };
+        skipped_lines_sentence(gathered.skipped_lines()).map(|s| format!(" ({s})")).unwrap_or_default();
     progress.turn(
-        &format!("Reviewing {} sessions and {} daily-log entries{skipped}", parsed.len(), log_entries.len()),
+        &format!(
+            "Reviewing {} sessions and {} daily-log entries{skipped}",
+            gathered.sessions.len(),
+            gathered.log_entries.len()
+        ),
         0,
         &[],
     );
-    Ok(Gathered { sessions: parsed, log_entries, new_cursor })
+    Ok(gathered)
 }
 
 /// Step 7: the engine dreams on the copy; a panic in it is a failed dream, not a crash.
@@ -511,6 +535,7 @@ fn dry_run_outcome(
     progress: &TaskProgress,
     planned: &[transaction::Planned],
     summary: EngineSummary,
+    skipped_lines: usize,
 ) -> Result<DreamOutcome, DreamError> {
     // A dry run refuses what the apply would refuse: a change through a symbolic link.
     transaction::check_plan(loc, planned).map_err(|e| DreamError::Failed(e.to_string()))?;
@@ -529,6 +554,7 @@ fn dry_run_outcome(
         summary,
         message,
         pending: false,
+        skipped_lines,
     })
 }
 
@@ -541,6 +567,7 @@ fn stop_for_review(
     input: Gathered,
 ) -> Result<DreamOutcome, DreamError> {
     let Dreaming { loc, clock, opts, token, progress, .. } = dreaming;
+    let skipped_lines = input.skipped_lines();
     // Refused now what the accept would refuse: a change through a symbolic link.
     transaction::check_plan(loc, &planned).map_err(|e| DreamError::Failed(e.to_string()))?;
     let record = review::Pending {
@@ -573,6 +600,7 @@ fn stop_for_review(
         summary,
         message,
         pending: true,
+        skipped_lines,
     })
 }
 
@@ -597,6 +625,7 @@ fn apply(
     input: Gathered,
 ) -> Result<DreamOutcome, DreamError> {
     let Dreaming { loc, cfg, clock, opts, token, progress } = dreaming;
+    let skipped_lines = input.skipped_lines();
     let manifest = Manifest {
         task: progress.snapshot().id,
         engine: opts.engine.name().to_string(),
@@ -640,6 +669,7 @@ fn apply(
         summary,
         message,
         pending: false,
+        skipped_lines,
     })
 }
 

@@ -99,3 +99,11 @@ fn the_recheck_agrees_with_the_gates_under_an_injected_now() {
         }
     }
 }
+
+/// The skipped-lines sentence counts in the singular for one line and says nothing for none.
+#[test]
+fn the_skipped_lines_sentence_pluralises_and_is_absent_for_none() {
+    assert_eq!(skipped_lines_sentence(0), None);
+    assert_eq!(skipped_lines_sentence(1).as_deref(), Some("1 unreadable transcript line skipped"));
+    assert_eq!(skipped_lines_sentence(2).as_deref(), Some("2 unreadable transcript lines skipped"));
+}
