@@ -32,8 +32,8 @@ mod leads;
 mod people;
 mod questions;
 
-pub use leads::without_lead;
 use leads::{LABEL, LEAD_EN, MEANINGFUL_LABEL, REMEMBER_LEAD};
+pub use leads::{without_lead, writes_a_rule_down};
 use people::{about_the_user, in_third_person, names_a_person};
 use questions::is_question;
 
@@ -302,6 +302,17 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if !note && super::moment::is_the_speakers_day(trimmed) && !names_a_person(trimmed) {
         return Verdict::Drop(Dropped::Status);
     }
+    // "… but the problem is that NuShell does not support it", "GitHub also creates
+    // .github/instructions": what a tool does or cannot do holds until the tool changes,
+    // whatever the speaker was about to do.
+    if !note && tells_what_a_tool_does(trimmed) {
+        return Verdict::Keep(Kept {
+            kind: Kind::Fact,
+            text: trimmed.to_string(),
+            refers_back: false,
+            standing: false,
+        });
+    }
     // "Dont forget to branch off main and not the current branch": a reminder of a choice
     // between two ways is a way of working, not the task at hand.
     if !note && reminds_of_a_choice(sentence, trimmed) {
@@ -440,10 +451,37 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
             kind,
             text: in_third_person(trimmed),
             refers_back: REFERS_BACK.is_match(trimmed),
-            standing: false,
+            standing: writes_a_rule_down(sentence),
         }),
         _ => Verdict::Drop(Dropped::NotDurable),
     }
+}
+
+/// A tool and what it does or cannot do: "NuShell does not support it", "GitHub also creates
+/// `.github/instructions`", "pnpm ignores …". The word before the verb is the tool's name.
+static TOOL_BEHAVIOUR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)([\w`'.-]+)\s+(?:also\s+|still\s+|only\s+)?(?:(?:does not|doesn'?t|cannot|can'?t|won'?t|will not|never)\s+(?:support|handle|allow|work with|read|load|pick up|respect|honou?r|follow|expand|resolve)|(?:creates?|reads?|loads?|supports?|ignores?|requires?|generates?|picks up|expects?))\b([^.;!?,]*)",
+    )
+});
+/// Pointers to the state of the moment in what the tool is said to do.
+static TOOL_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:this|that|these|those|here|yet|anymore|any more|right now|for now|today|currently|my|me)\b")
+});
+
+/// Does the sentence say what a tool the vocabulary knows does or cannot do, as a statement
+/// (not an order, not a question, not of the moment)?
+fn tells_what_a_tool_does(text: &str) -> bool {
+    let names_a_tool = TOOL_BEHAVIOUR.captures_iter(text).any(|c| {
+        let tool = c[1].trim_matches(|ch: char| matches!(ch, '`' | '\'' | '"'));
+        super::vocabulary::VOCABULARY.values_in(tool).iter().any(|(_, name)| name.len() == tool.len())
+            && !TOOL_MOMENT.is_match(&c[2])
+    });
+    names_a_tool
+        && !OPINION.is_match(text)
+        && !is_question(text)
+        && !is_imperative(text)
+        && word_count(text) >= 4
 }
 
 /// "Flash with `west flash --runner jlink`", "Deploy with `fly deploy -c fly.staging.toml`":

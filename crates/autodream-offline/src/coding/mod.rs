@@ -102,11 +102,21 @@ static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
 /// after a whole main clause ("In cloud mode we should not offer the agent choice as we handle
 /// that") stands for what that main clause names.
 pub(crate) fn has_hole(text: &str) -> bool {
-    CONTINUES.find_iter(text).filter(|m| !existential_there(text, m)).any(|m| {
+    CONTINUES.find_iter(text).filter(|m| !existential_there(text, m) && !idiomatic_it(text, m)).any(|m| {
         let before = &text[..m.start()];
         let reasoned = SUBORDINATE.find_iter(before).any(|s| kinds::word_count(&before[..s.start()]) >= 8);
         !ANCHOR.is_match(before) && !reasoned
     })
+}
+
+/// "Keep it simple", "keep it to the minimal information": an idiom whose "it" is the work in
+/// general, not a thing named before.
+fn idiomatic_it(text: &str, m: &regex::Match<'_>) -> bool {
+    static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s+(?:simple|short|minimal|brief|clean|lean|small|tight|concise|readable|to (?:a |the )?(?:minimum|minimal|bare minimum))\b")
+            .expect("valid regex")
+    });
+    m.as_str().to_lowercase().ends_with("keep it") && IDIOM.is_match(&text[m.end()..])
 }
 
 /// "…, there's a pnpm-lock.yaml": "there" that says something exists points nowhere.
@@ -311,8 +321,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             && orders::STANDING_IMPERATIVE.is_match(&text)
             && !kinds::STRONG_STANDING.is_match(&text);
         // Below the threshold: a candidate in engine state, promoted when evidence grows.
-        let evidence =
-            Evidence { sentence: &said.text, index: said.index, form: &said.form, kind: kept.kind };
+        // An order to write a rule down ("I want to create instructions that state that …") is
+        // read as the rule it writes: the order's "I want" is not the rule's form.
+        let read_as = if durable::writes_a_rule_down(&said.text) { &kept.text } else { &said.text };
+        let evidence = Evidence { sentence: read_as, index: said.index, form: &said.form, kind: kept.kind };
         // A change is evidence of its own: a statement that names the value it replaces, or
         // that gives a fact already in memory a new value, counts as said once more, so a
         // change announced inside a task request ("we're switching CI to CircleCI, port the
@@ -636,6 +648,7 @@ mod tests {
             "The entire tool should handle that automatically",
             "Don't run migrations against it",
             "We should not do that, as we handle that",
+            "Write the summary and keep it in the wiki",
         ] {
             assert!(has_hole(hole), "{hole}");
         }
@@ -643,6 +656,7 @@ mod tests {
             "In cloud mode we should not display in the remediation module the possibility to choose the running cli agent as we handle that.",
             "The nightly export writes to `archive/`, never touch it",
             "Never npm in this repo — it's pnpm, there's a pnpm-lock.yaml.",
+            "No elaborate comments on functions: keep it to the minimal information.",
         ] {
             assert!(!has_hole(whole), "{whole}");
         }

@@ -54,6 +54,31 @@ pub(super) static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that|\s+to)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
     )
 });
+/// "I want to create instructions that state that …", "Mention that …", "Add a rule to
+/// AGENTS.md that …": the order to write a rule down wraps the rule; what follows "that" is
+/// what the rule says.
+static WRITE_DOWN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:i want (?:you )?to|i'?d like (?:you )?to|let'?s|please|we (?:need|should) (?:to )?)\s+)?(?:(?:create|write|add|put|make)\s+(?:an?\s+|the\s+|some\s+)?(?:instructions?|rules?|guidelines?|notes?)(?:\s+(?:in|to|into)\s+\S+)?\s+(?:that\s+)?(?:(?:state|say)s?\s+)?that|(?:mention|document|state|clarify)\s+that)[,:]?\s+",
+    )
+});
+/// Does the sentence order a rule written down ("I want to create instructions that state that
+/// …", "Add a rule to AGENTS.md that …")? The user means it to hold beyond the task: evidence
+/// that it lasts.
+pub fn writes_a_rule_down(sentence: &str) -> bool {
+    let s = sentence.trim();
+    let s = LEAD_EN.find(s).map_or(s, |m| &s[m.end()..]);
+    WRITE_DOWN_LEAD.find(s).is_some_and(|m| {
+        let lead = m.as_str().to_lowercase();
+        ["instruction", "rule", "guideline"].iter().any(|w| lead.contains(w))
+    })
+}
+/// "Ok the client id is …": a bare "ok" before the clause's own first word.
+static BARE_OK: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:ok(?:ay)?|yeah|yep|yes)\s+(?:the|our|my|we|we'?re|i'?m|it'?s|there'?s|so)\b")
+});
+/// "MMy original thinking …", "TThe build …": a capital typed twice before a word.
+static DOUBLED_CAPITAL: LazyLock<Regex> = LazyLock::new(|| re(r"^(\p{Lu})(\p{Lu}\p{Ll}+)\b"));
 
 static MOMENT_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^(?:before|after|while|once|when) (?:you|we|i) [^,]{0,40}\b(?:that|this|it)\b[^,]{0,10},\s*")
@@ -88,6 +113,20 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             && word_count(&s[m.end()..]) >= 3
         {
             s = &s[m.end()..];
+        }
+        if let Some(m) = WRITE_DOWN_LEAD.find(s)
+            && word_count(&s[m.end()..]) >= 3
+        {
+            s = &s[m.end()..];
+        }
+        if BARE_OK.is_match(s) {
+            s = s[s.find(char::is_whitespace).unwrap_or(0)..].trim_start();
+        }
+        if let Some(c) = DOUBLED_CAPITAL.captures(s)
+            && c[1].eq(&c[2][..c[1].len()])
+            && crate::text::is_function_word(&c[2])
+        {
+            s = &s[c[1].len()..];
         }
         // "Before you go doing that, we need …": a lead clause about the moment goes.
         if let Some(m) = MOMENT_CLAUSE.find(s)

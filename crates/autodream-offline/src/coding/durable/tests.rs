@@ -300,3 +300,52 @@ fn the_colon_of_a_time_is_no_label_and_a_wide_colon_is_read_whole() {
         kept("联调环境换了，test2 已经下线，以后都用 test3：https://api-test3.mall.internal 。").is_some()
     );
 }
+
+#[test]
+fn an_order_to_write_a_rule_down_leaves_the_rule() {
+    assert_eq!(
+        without_lead(
+            "I want to create instructions that state that it is not allowed to write elaborate comments."
+        )
+        .0,
+        "It is not allowed to write elaborate comments."
+    );
+    assert_eq!(
+        without_lead("Mention that github also create \".github/instructions\" and \".github/skills\"").0,
+        "Github also create \".github/instructions\" and \".github/skills\""
+    );
+}
+
+#[test]
+fn a_bare_ok_and_a_doubled_capital_are_not_part_of_the_fact() {
+    assert_eq!(
+        without_lead("Ok the client id is 1645-abc.apps.example.com").0,
+        "The client id is 1645-abc.apps.example.com"
+    );
+    assert_eq!(without_lead("MMy original plan was a queue").0, "My original plan was a queue");
+    // A word that is not a function word after its capital, and "OK" as a name, stay.
+    assert_eq!(without_lead("OK button should be blue").0, "OK button should be blue");
+    assert_eq!(without_lead("CCache is slow on CI").0, "CCache is slow on CI");
+}
+
+#[test]
+fn what_a_tool_does_or_cannot_do_is_a_fact() {
+    let day = Date::constant(2026, 3, 2);
+    for fact in [
+        "I want to provide support for streaming in NuShell, but the problem is that NuShell does not support it.",
+        "GitHub also creates .github/instructions and .github/skills.",
+        "pnpm ignores the npmrc in subfolders.",
+    ] {
+        assert!(matches!(judge(fact, day, false), Verdict::Keep(Kept { kind: Kind::Fact, .. })), "{fact}");
+    }
+    // Of the moment, an order, a question, a guess, or no tool the vocabulary knows.
+    for not in [
+        "Docker doesn't support this yet.",
+        "Make sure Docker creates the volume.",
+        "Does pnpm support workspaces?",
+        "I think Jest doesn't handle ESM well.",
+        "The parser reads the config twice.",
+    ] {
+        assert!(!matches!(judge(not, day, false), Verdict::Keep(Kept { kind: Kind::Fact, .. })), "{not}");
+    }
+}
