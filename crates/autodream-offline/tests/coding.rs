@@ -512,3 +512,28 @@ fn a_change_from_a_value_memory_never_held_leaves_that_value_under_superseded() 
     dream(memory, &[], "2026-05-20T10:00:00Z");
     assert_eq!(superseded_holding(memory, "Contentful").len(), 1);
 }
+
+#[test]
+fn a_prohibition_takes_along_the_order_that_names_the_way_instead() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session(
+            "s1",
+            "2026-05-13T09:00:00Z",
+            &[
+                "Please dont just push through the migrations by executing them directly on the server. Fix the actual problem of migrations not running correctly from the CD pipeline.",
+                "Never commit generated files. Add a test for the parser.",
+            ],
+        )],
+        "2026-05-13T10:00:00Z",
+    );
+    let migrations = current_holding(memory, &["migrations"]);
+    assert_eq!(migrations.len(), 1, "{:#?}", fact_lines(memory));
+    assert!(migrations[0].contains("from the CD pipeline"), "{}", migrations[0]);
+    // An order that names no other way is the task's, and stays out of the rule before it.
+    let generated = current_holding(memory, &["generated files"]);
+    assert_eq!(generated.len(), 1, "{:#?}", fact_lines(memory));
+    assert!(!generated[0].contains("parser"), "{}", generated[0]);
+}

@@ -302,6 +302,16 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if !note && super::moment::is_the_speakers_day(trimmed) && !names_a_person(trimmed) {
         return Verdict::Drop(Dropped::Status);
     }
+    // "docker isn't relevant, we can solve that using GitHub Runners on PR's": one way set
+    // aside for another is a decision.
+    if !note && sets_aside_for_another(trimmed) {
+        return Verdict::Keep(Kept {
+            kind: Kind::Decision,
+            text: trimmed.to_string(),
+            refers_back: false,
+            standing: false,
+        });
+    }
     // "… but the problem is that NuShell does not support it", "GitHub also creates
     // .github/instructions": what a tool does or cannot do holds until the tool changes,
     // whatever the speaker was about to do.
@@ -455,6 +465,22 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         }),
         _ => Verdict::Drop(Dropped::NotDurable),
     }
+}
+
+/// "X isn't relevant/needed, we can solve that using Y": a way set aside, then the one taken.
+static SET_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?P<old>[\w`'./-]+(?: [\w`'./-]+)?) (?:isn'?t|is not|aren'?t|are not) (?:relevant|needed|necessary|required|an option|worth it)(?: here)?[,;:—–-]+\s*(?:we|you)(?:'ll| can| will| could| should)? (?:solve|handle|do|cover|get|achieve|run|test) (?:that|this|it|them) (?:using|with|via|through|in|on) (?P<new>\S.+)$",
+    )
+});
+
+/// Does the sentence set a way aside for another it names ("docker isn't relevant, we can
+/// solve that using GitHub Runners")? One of the two must be a name, not plain words.
+fn sets_aside_for_another(text: &str) -> bool {
+    SET_ASIDE.captures(text).is_some_and(|c| {
+        let names = |s: &str| !super::vocabulary::VOCABULARY.values_in(s).is_empty() || has_value(s);
+        (names(&c["old"]) || names(&c["new"])) && !is_question(text)
+    })
 }
 
 /// A tool and what it does or cannot do: "NuShell does not support it", "GitHub also creates

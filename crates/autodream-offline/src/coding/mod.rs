@@ -227,6 +227,25 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let kept = match verdict {
             Verdict::Keep(k) => k,
             Verdict::Drop(why) => {
+                // "Please don't push the migrations by hand on the server. Fix the actual
+                // problem of migrations not running from the CD pipeline.": the order right
+                // after a prohibition names the way to take instead; the rule is both.
+                if why == Dropped::Request
+                    && orders::names_the_way_instead(&said.text)
+                    && let Some(p) =
+                        previous_kept.clone().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
+                    && let Some(m) = memos.iter_mut().rev().find(|m| {
+                        m.new
+                            && m.replaced.is_none()
+                            && m.sources.last() == Some(&p.2)
+                            && orders::prohibits(&m.text)
+                    })
+                {
+                    let (order, _) = durable::without_lead(&said.text);
+                    m.text = format!("{} {}", terminate(&m.text), terminate(&order));
+                    previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
+                    continue;
+                }
                 *tally.dropped.entry(why).or_default() += 1;
                 previous =
                     Some((said.source.clone(), said.index, said.text.clone(), why == Dropped::Request));

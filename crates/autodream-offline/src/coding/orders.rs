@@ -308,6 +308,27 @@ pub fn without_incident(text: &str) -> Cow<'_, str> {
     INCIDENT.replace_all(text, "")
 }
 
+/// A prohibition: "Don't …", "Do not …", "Never …", "Please dont …".
+static PROHIBITION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:please\s+)?(?:don'?t|dont|do not|never)\b"));
+/// An order that names the right way against a wrong one: "Fix the actual problem …", "…
+/// instead", "do it properly".
+static THE_WAY_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\binstead\b|\brather\b|\b(?:the|its) (?:actual|real|underlying|root) (?:problem|cause|issue|fix)\b|\broot cause\b|\bproperly\b|\bthe right way\b",
+    )
+});
+
+/// Does the fact forbid something ("Dont just push the migrations by hand")?
+pub fn prohibits(text: &str) -> bool {
+    PROHIBITION.is_match(text.trim())
+}
+
+/// Is the sentence an order that names the way to take instead of a wrong one?
+pub fn names_the_way_instead(sentence: &str) -> bool {
+    is_imperative(sentence) && THE_WAY_INSTEAD.is_match(sentence) && super::kinds::word_count(sentence) <= 30
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

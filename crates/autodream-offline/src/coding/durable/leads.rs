@@ -123,7 +123,7 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             s = s[s.find(char::is_whitespace).unwrap_or(0)..].trim_start();
         }
         if let Some(c) = DOUBLED_CAPITAL.captures(s)
-            && c[1].eq(&c[2][..c[1].len()])
+            && c[2].starts_with(&c[1])
             && crate::text::is_function_word(&c[2])
         {
             s = &s[c[1].len()..];

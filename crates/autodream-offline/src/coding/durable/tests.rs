@@ -349,3 +349,22 @@ fn what_a_tool_does_or_cannot_do_is_a_fact() {
         assert!(!matches!(judge(not, day, false), Verdict::Keep(Kept { kind: Kind::Fact, .. })), "{not}");
     }
 }
+
+#[test]
+fn a_way_set_aside_for_a_named_one_is_a_decision() {
+    let day = Date::constant(2026, 3, 2);
+    for decision in [
+        "docker isn't relevant, we can solve that using GitHub Runners on PR's.",
+        "Redis isn't needed, we can do that with Postgres advisory locks.",
+    ] {
+        assert!(
+            matches!(judge(decision, day, false), Verdict::Keep(Kept { kind: Kind::Decision, .. })),
+            "{decision}"
+        );
+    }
+    // Neither side named: nothing a later session could act on.
+    assert!(!matches!(
+        judge("That isn't needed, we can do it with the other thing.", day, false),
+        Verdict::Keep(Kept { kind: Kind::Decision, .. })
+    ));
+}
