@@ -144,6 +144,14 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     {
         return None;
     }
+    // "Initialize missing fields when conflict resolves (here at line 928-935)": options that
+    // point at lines of the code are ways to change that code now, not how the project goes.
+    static LINE_POSITION: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\blines? \d+"));
+    if offers.iter().any(|o| {
+        LINE_POSITION.is_match(&o.title) || o.detail.as_deref().is_some_and(|d| LINE_POSITION.is_match(d))
+    }) {
+        return None;
+    }
     let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
     // The label meant something only beside the agent's list.
     let chose = format!("Chosen: {}", chosen.title);
@@ -304,6 +312,10 @@ mod tests {
         let go_on = "Here is where we stand.\n\n**Option A — Compromise: Implement Phase 1 only**\nSmaller change.\n\n\
                      **Option B — Proceed As-Is**\nKeep the plan.";
         assert_eq!(decision(go_on, "A."), None);
+        // Options that point at lines of the code change that code now.
+        let at_lines = "How should the conflict state be fixed?\n\n**Option A — Set BaseCommit when creating the state**\nComplete from the start.\n\n\
+                        **Option B — Initialize missing fields when the conflict resolves**\nHere at line 928-935.";
+        assert_eq!(decision(at_lines, "A."), None);
         let described = listing.replace("Branch        Description", "Shows where the session is now.");
         assert_eq!(
             decision(&described, "A").as_deref(),

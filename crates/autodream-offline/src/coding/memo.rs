@@ -185,7 +185,25 @@ pub fn same_fact(a: &str, b: &str) -> bool {
     let (ta, tb) = (tokens(&ka), tokens(&kb));
     let inter = ta.intersection(&tb).count();
     let union = ta.union(&tb).count().max(1);
-    inter * 10 >= union * 8
+    // "… runs on every merge" and "… never runs on every merge" are near in words, opposite
+    // in meaning.
+    let turned = ta.symmetric_difference(&tb).any(|w| TURNING_WORDS.contains(&w.as_str()));
+    !turned && (inter * 10 >= union * 8 || says_it_with_more_words(&ta, &tb))
+}
+
+/// Words that turn a statement round when added to it.
+/// ("don't" is keyed as "don" and "t").
+const TURNING_WORDS: &[&str] = &["not", "no", "never", "t", "only", "instead"];
+
+/// One statement said again with an aside added ("The trailer is just Checkpoint:" and "The
+/// trailer is just Checkpoint:, or it's even the commit message"): every word of the shorter
+/// one is in the longer, and the shorter is a whole statement (six words or more).
+fn says_it_with_more_words(
+    a: &std::collections::BTreeSet<String>,
+    b: &std::collections::BTreeSet<String>,
+) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 6 && short.is_subset(long)
 }
 
 /// A topic file read back: its memos and the prose lines it holds besides them.
@@ -471,6 +489,15 @@ mod tests {
     fn near_duplicates_are_the_same_fact() {
         assert!(same_fact("We use RSpec, specs live in spec/.", "we use RSpec; specs live in spec/"));
         assert!(!same_fact("We use RSpec.", "We use Pest, not PHPUnit classes."));
+        // The same statement with an aside added is the same fact; one turned round is not.
+        assert!(same_fact(
+            "The trailer in entire/checkpoints/v1 is just \"Checkpoint:\" not \"Entire-Checkpoint:\".",
+            "The trailer in entire/checkpoints/v1 is just \"Checkpoint:\" not \"Entire-Checkpoint:\", maybe even the commit message."
+        ));
+        assert!(!same_fact(
+            "The release job runs on every merge to main.",
+            "The release job never runs on every merge to main."
+        ));
     }
 
     #[test]

@@ -81,8 +81,9 @@ static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A sentence whose subject is a pronoun ("It is solved when …").
-static PRONOUN_SUBJECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex"));
+static PRONOUN_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:now,?\s+)?(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex")
+});
 
 /// A sentence that opens on one of the things just listed ("For the first we don't need
 /// force …", "The latter is …"): without the list it is a hole, whatever its kind.
@@ -659,6 +660,7 @@ mod tests {
         assert!(has_pronoun_subject("The latter is what we ship."));
         assert!(!has_pronoun_subject("The first commit of a branch carries the trailer."));
         assert!(has_pronoun_subject("It is solved when the cache is warm."));
+        assert!(has_pronoun_subject("Now it is no-telemetry, by default false."));
     }
 
     #[test]

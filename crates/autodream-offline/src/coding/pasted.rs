@@ -49,6 +49,8 @@ pub struct TurnForm {
     /// Sentences that explain the code's behaviour or advise about it as a review does
     /// ("This causes …", "Consider …", "However, …").
     pub explanations: usize,
+    /// Sentences of a review's advice ("Consider adding unit tests …").
+    pub review_advice: usize,
     /// Sentences that open with an order, to the agent.
     pub orders: usize,
     /// Sentences that ask the agent for work on the task at hand ("Implement an indication …",
@@ -86,7 +88,8 @@ impl TurnForm {
 
     /// The whole turn is a pasted document about the code (a review comment, a bug report,
     /// an analysis the agent wrote, quoted back): several sentences, not one of which has a
-    /// person in it or gives an order, that name identifiers and explain or advise
+    /// person in it or gives an order, that name identifiers and explain, or that advise as a
+    /// review does ("… but it lacks unit tests. Consider adding unit tests …")
     /// ("When a file has staged changes, calculateAtStart reads from the index … This causes
     /// user edits to be undercounted."). People type project facts impersonally too, many
     /// identifiers and all ("ViewModel tests are plain unit tests in src/test, using Turbine
@@ -95,8 +98,7 @@ impl TurnForm {
         self.sentences >= 2
             && self.personal == 0
             && self.orders == 0
-            && self.explanations >= 1
-            && self.ident_sentences >= 1
+            && (self.explanations >= 1 && self.ident_sentences >= 1 || self.review_advice >= 1)
     }
 }
 
@@ -157,7 +159,7 @@ static LINE_REF: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The explanation of a review or an analysis: advice, a consequence, a turn of the argument
 /// ("Consider …", "This causes …", "However, …").
-const EXPLAINS: &str = r"consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would)|these \w+ (?:are|could|can|may|should)|(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),";
+const EXPLAINS: &str = r"consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would|appears|seems)|these \w+ (?:are|could|can|may|should)|(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),";
 static EXPLANATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("(?i)^(?:{EXPLAINS})")).expect("valid regex"));
 /// Formal advice or explanation, written about the code rather than to the agent: the
@@ -267,6 +269,9 @@ pub fn measure(raw: &str, prose: &str, pasted_lines: usize) -> TurnForm {
         }
         if EXPLANATION.is_match(sentence) {
             form.explanations += 1;
+        }
+        if REVIEW_ADVICE.is_match(sentence) {
+            form.review_advice += 1;
         }
         // "Consider copying …" is a review's advice, not an order to the agent.
         if (is_imperative(sentence) || STANDING_IMPERATIVE.is_match(sentence))

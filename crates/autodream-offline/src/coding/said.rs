@@ -124,6 +124,11 @@ static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
 static LIST_ITEM_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)]|\d{1,2}\s?[-–])\s+").expect("valid regex"));
+/// A preference that introduces a list without a colon: "I'd prefer that" and then bullets.
+static PREFERS_THAT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:i'?d (?:prefer|like)|i (?:prefer|want)|we (?:prefer|want))(?: it)?(?: that| if)?$")
+        .expect("valid regex")
+});
 static ASKS_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:can|could|would|will|please|look|check|review|see|take|consider|what|how|why|is|are|do|does)\b|\?")
         .expect("valid regex")
@@ -251,7 +256,9 @@ pub fn prose_of(raw: &str) -> (String, usize) {
             && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14)
             && !is_pasted_line(item)
         {
-            kept.push_str(if kept.ends_with(':') { " " } else { "; " });
+            let opens = kept.ends_with(':')
+                || kept.lines().last().is_some_and(|l| PREFERS_THAT_RE.is_match(l.trim()));
+            kept.push_str(if opens { " " } else { "; " });
             kept.push_str(item.trim_end_matches(['.', ';', ',']));
             continue;
         }
@@ -277,7 +284,10 @@ pub fn prose_of(raw: &str) -> (String, usize) {
         // A question or an order before the list ("Can you look at this idea:") does not
         // swallow it: the items are statements of their own.
         let last_sentence = crate::text::split_sentences(t).last().copied().unwrap_or(t);
-        if t.ends_with(':') && item.is_none() && !ASKS_RE.is_match(last_sentence) {
+        if (t.ends_with(':') || PREFERS_THAT_RE.is_match(t))
+            && item.is_none()
+            && !ASKS_RE.is_match(last_sentence)
+        {
             list_open = true;
         } else {
             kept.push('\n');

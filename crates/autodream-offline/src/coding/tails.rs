@@ -34,6 +34,11 @@ static TRAILING_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "We don't have `Entire-Session` anymore so this is obsolete": the statement, then a verdict
+/// on the thing at hand. The statement stays; what "this" was is not in memory.
+static TRAILING_VERDICT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i),?\s+so (?:this|that|it)(?:'s| is| was| are| becomes) (?:now )?\w+\s*[.!]?$"));
+
 pub fn trim_trailing_requests(text: &str) -> String {
     // "We're bumping MSRV to 1.80 — update rust-version in Cargo.toml": the change stays, the
     // order after the dash or semicolon goes.
@@ -52,6 +57,9 @@ pub fn trim_trailing_requests(text: &str) -> String {
                 text[..m.start()].trim_end_matches(['.', ',', ';'])
             ));
         }
+    }
+    if let Some(m) = TRAILING_VERDICT.find(text).filter(|m| word_count(&text[..m.start()]) >= 4) {
+        return format!("{}.", text[..m.start()].trim_end().trim_end_matches(','));
     }
     if let Some(m) = TRAILING_QUESTION.find(text).filter(|m| word_count(&text[..m.start()]) >= 4) {
         return format!("{}.", text[..m.start()].trim_end());
@@ -109,6 +117,10 @@ mod tests {
         );
         let aside = "Metric definitions — net revenue etc — go through Hannah, she's the analytics lead.";
         assert_eq!(trim_trailing_requests(aside), aside);
+        assert_eq!(
+            trim_trailing_requests("We don't have `Entire-Session` anymore so this is obsolete."),
+            "We don't have `Entire-Session` anymore."
+        );
         let limit = "Migrations run from the pipeline, we should never run them by hand.";
         assert_eq!(trim_trailing_requests(limit), limit);
         // A reason is not a task: "so that" and "so it" stay.
