@@ -129,9 +129,10 @@ fn existential_there(text: &str, m: &regex::Match<'_>) -> bool {
     m.as_str().to_lowercase().ends_with("there") && EXISTS.is_match(&text[m.end()..])
 }
 
-/// "This should …", "That means …": a subject that points at the moment.
-static DEMONSTRATIVE_SUBJECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^(?:this|that|these|those)\s").expect("valid regex"));
+/// "This should …", "That means …", "Now it is …": a subject that points at the moment.
+static DEMONSTRATIVE_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:this|that|these|those)\s|^now,?\s+(?:it|they)\b").expect("valid regex")
+});
 
 /// "This all goes to Heroku", "it all runs on Fly": everything, not a thing said before.
 static ALL_OF_IT: LazyLock<Regex> =

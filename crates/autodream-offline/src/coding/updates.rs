@@ -35,6 +35,13 @@ static WAS: LazyLock<Regex> =
 /// "instead of churn-v3", "instead of in the global README": what follows, up to four words
 /// (the place a thing no longer goes is named after its preposition).
 static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\binstead of\s+((?:\S+\s+){0,3}\S+)"));
+/// "Until recently we used `go run` in the hooks", "We used to deploy with Capistrano": what
+/// was used before, up to four words.
+static USED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(?:until recently|previously|formerly),? (?:we|i|they|it) (?:used|had|ran|called|were using|was using)|(?:we|i|they) used to (?:use|run|call|have|deploy with|build with|test with))\s+((?:\S+\s+){0,3}\S+)",
+    )
+});
 static NO_LONGER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bno longer\s+((?:\S+\s+){0,5}\S+)"));
 static PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -165,6 +172,12 @@ fn first_specific(words: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// "`go run` in the hooks" → "go run": a code span at the start is the value, spaces and all.
+fn code_span_first(words: &str) -> Option<String> {
+    let rest = words.strip_prefix('`')?;
+    rest.find('`').map(|end| rest[..end].to_string()).filter(|v| !v.trim().is_empty())
+}
+
 /// A change only weighed, not made: "alternatively we could write a new writer instead of
 /// …", "maybe we move to Vite".
 pub fn is_tentative(text: &str) -> bool {
@@ -213,6 +226,9 @@ pub fn replaced_values(text: &str) -> Vec<String> {
         }
         for c in NO_LONGER.captures_iter(text) {
             push(first_specific(&c[1]));
+        }
+        for c in USED_BEFORE.captures_iter(text) {
+            push(code_span_first(&c[1]).or_else(|| first_specific(&c[1])));
         }
         for c in ZH_FROM.captures_iter(text) {
             push(clean_value(&c[1]));
@@ -499,7 +515,16 @@ mod tests {
             // Said as a change under way, and the old value in passing.
             ("We're replacing Koin with kotlin-inject.", &["Koin"]),
             ("So we're bumping MSRV to 1.80 while we're at it (was 1.74).", &["1.74"]),
+            (
+                "Until recently we used `go run` in .claude/settings.json for the claude hooks. The team changed this to use the entire cli in the path.",
+                &["go run"],
+            ),
+            ("We used to deploy with Capistrano, everything ships through Kamal now.", &["Capistrano"]),
         ];
+        assert!(supersedes(
+            "Until recently we used `go run` in .claude/settings.json for the hooks. The team changed this to use the cli in the path.",
+            "Note the hooks are calling `go run` to run always the latest code."
+        ));
         assert!(is_tentative("Alternatively, we could create a new writer instead of a separate module."));
         assert!(!is_tentative("We're replacing Koin with kotlin-inject."));
         for (text, want) in cases {
