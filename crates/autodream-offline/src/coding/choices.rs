@@ -133,7 +133,9 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     let chosen = offers.iter().find(|o| o.label == label)?;
     // With neither the question nor a description, the option's title alone ("Show the
     // current branch") says nothing a later session can place.
-    if question.is_none() && chosen.detail.is_none() {
+    // Without the question, a description of a few words ("Pre-extract key content: Controlled
+    // size, cheaper") does not say what was decided either.
+    if question.is_none() && chosen.detail.as_deref().is_none_or(|d| super::kinds::word_count(d) < 5) {
         return None;
     }
     // "## Root Cause Found … Option 3: Wait for the build to complete": with no question of
@@ -316,6 +318,9 @@ mod tests {
         let at_lines = "How should the conflict state be fixed?\n\n**Option A — Set BaseCommit when creating the state**\nComplete from the start.\n\n\
                         **Option B — Initialize missing fields when the conflict resolves**\nHere at line 928-935.";
         assert_eq!(decision(at_lines, "A."), None);
+        let terse = "**Option A — Pre-extract key content**\nControlled size, cheaper.\n\n\
+                     **Option B — Full transcript via stdin**\nEverything, costly.";
+        assert_eq!(decision(terse, "A"), None, "no question and a description of three words");
         let described = listing.replace("Branch        Description", "Shows where the session is now.");
         assert_eq!(
             decision(&described, "A").as_deref(),

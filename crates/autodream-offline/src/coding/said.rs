@@ -240,6 +240,9 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     // A line ending in a colon followed by a short list reads as one sentence:
     // "The rules are: pragmatic solution; no breaking changes."
     let mut list_open = false;
+    // The list opened on "I'd prefer that" (no colon), and the items joined to it so far.
+    let mut list_prefers = false;
+    let mut list_items = 0;
     // Set once a line announces that what follows is pasted ("We got a complaint:", "See
     // below mistake.", "Can you check this?:").
     let mut pasted_from_here = false;
@@ -252,14 +255,15 @@ pub fn prose_of(raw: &str) -> (String, usize) {
             continue;
         }
         let item = LIST_ITEM_RE.find(t).map(|m| t[m.end()..].trim());
+        // The items of "I'd prefer that" are the preference, however long each is.
+        let longest = if list_prefers { 30 } else { 14 };
         if list_open
-            && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= 14)
+            && let Some(item) = item.filter(|i| !i.is_empty() && i.split_whitespace().count() <= longest)
             && !is_pasted_line(item)
         {
-            let opens = kept.ends_with(':')
-                || kept.lines().last().is_some_and(|l| PREFERS_THAT_RE.is_match(l.trim()));
-            kept.push_str(if opens { " " } else { "; " });
+            kept.push_str(if list_items == 0 { " " } else { "; " });
             kept.push_str(item.trim_end_matches(['.', ';', ',']));
+            list_items += 1;
             continue;
         }
         if list_open {
@@ -289,6 +293,8 @@ pub fn prose_of(raw: &str) -> (String, usize) {
             && !ASKS_RE.is_match(last_sentence)
         {
             list_open = true;
+            list_prefers = !t.ends_with(':');
+            list_items = 0;
         } else {
             kept.push('\n');
         }

@@ -65,6 +65,12 @@ fn pasted_output_and_injected_blocks_are_not_prose() {
     // The user's own list after a colon is theirs.
     let raw = "The rules are:\n- never force push\n- squash on merge";
     assert_eq!(prose_of(raw).0, "The rules are: never force push; squash on merge.\n");
+    // "I'd prefer that" and bullets: one preference, its items long or short.
+    let raw = "I'd prefer that\n- each agent defines its string constants\n- the registry has some functions which look up and return the relevant agent Type based on either name or Type";
+    assert_eq!(
+        prose_of(raw).0,
+        "I'd prefer that each agent defines its string constants; the registry has some functions which look up and return the relevant agent Type based on either name or Type.\n"
+    );
     // A program's message quoted in a line goes with the rest of the line.
     let raw = "There is a user warning: *UserWarning: The `project_name` argument is deprecated.* coming from logfire.\nWe pin logfire in pyproject.";
     assert_eq!(prose_of(raw).0, "There is a user warning:\nWe pin logfire in pyproject.\n");
