@@ -313,7 +313,22 @@ fn copied_turns_are_no_evidence_and_plans_give_one_verification_line() {
         "the staging dashboard is deployed here: https://grafana.example.com/d/staging",
     ];
     let alone = tempfile::tempdir().unwrap();
-    dream(alone.path(), &[session("a", "2026-03-02T10:00:00Z", turns)], "2026-03-05T00:00:00Z");
+    let summary = dream(alone.path(), &[session("a", "2026-03-02T10:00:00Z", turns)], "2026-03-05T00:00:00Z");
+    // The summary says what was held back and how it gets in.
+    let (record, _) = provenance::Provenance::load(alone.path());
+    let held = record.candidates.len();
+    let note = summary
+        .notes
+        .iter()
+        .find(|n| n.contains("under the confidence threshold"))
+        .expect("a note on what is held");
+    assert!(note.starts_with(&format!("{held} statement")), "{note}");
+    let summary = dream(alone.path(), &[], "2026-03-06T00:00:00Z");
+    assert!(
+        !summary.notes.iter().any(|n| n.contains("candidate")),
+        "nothing new, nothing held: {:?}",
+        summary.notes
+    );
     let copied = tempfile::tempdir().unwrap();
     let resumed: Vec<&str> = turns.iter().copied().chain(["thanks, that's all"]).collect();
     dream(

@@ -144,6 +144,14 @@ static THE_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:this|it)(?: is|'s|’s) (?:my|our|a|an) (?:[\w+#.-]+ ){0,5}(?:app|application|service|site|website|blog|library|lib|tool|cli|project|repo|repository|monorepo|codebase|game|api|backend|frontend|plugin|extension|bot|dashboard|package|sdk|job|pipeline|operator|crate|module|firmware|platform|handbook|server)\b").expect("valid regex")
 });
 
+/// Does the sentence say what the project is ("This is my personal blog, Hugo with …")? Not a
+/// thing said of it ("It's a MISRA-ish rule for this codebase").
+fn introduces_the_project(text: &str) -> bool {
+    static OF_SOMETHING: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)\s(?:for|of|in|on|to|with|from|about)\s").expect("valid regex"));
+    THE_PROJECT.find(text).is_some_and(|m| !OF_SOMETHING.is_match(m.as_str()))
+}
+
 /// Is the sentence's subject a pronoun ("It is solved when …")?
 pub(crate) fn has_pronoun_subject(text: &str) -> bool {
     PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text) && !THE_PROJECT.is_match(text)
@@ -366,8 +374,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // "use X where possible"): the form outweighs the hedge and the order it comes in.
         // And so is what the user adds to a pick among the agent's options ("I like Option 1
         // … in this repo we commit the --local-dev state"): a decision made explicitly.
+        // So is the user introducing the project ("This is my personal blog, Hugo with the
+        // PaperMod theme …"): what the project is holds as long as the project.
+        let introduces = introduces_the_project(&kept.text);
         let heard = said_in.sessions(&kept.text)
-            + usize::from(announced || kept.standing || said.confirmed || revises());
+            + usize::from(announced || kept.standing || said.confirmed || introduces || revises());
         if !candidates::judge(&evidence, heard, said.note).admitted
             || for_this_work && said_in.sessions(&kept.text) < 2
         {
@@ -379,6 +390,9 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // The check commands are how changes are tested, whatever runner they name.
         let subject = if plans::is_verification(&text) {
             subjects::TESTING
+        } else if introduces {
+            // What the project is, whatever tool it names on the way.
+            subjects::PROJECT
         } else {
             subjects::subject_of(&text, kept.kind)
         };
@@ -523,6 +537,12 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     if !dropped.is_empty() {
         notes.push(format!("sentences left out: {}", dropped.join(", ")));
     }
+    if tally.held > 0 {
+        let (n, s) = (tally.held, if tally.held == 1 { "" } else { "s" });
+        notes.push(format!(
+            "{n} statement{s} held as candidate{s} under the confidence threshold: written once another session says it again (autodream why WORDS shows one)"
+        ));
+    }
     let text = format!(
         "Kept {current} facts in {} topic files: {} new, {} merged, {} superseded",
         files.len(),
@@ -661,6 +681,8 @@ mod tests {
         assert!(has_pronoun_subject("The latter is what we ship."));
         assert!(!has_pronoun_subject("The first commit of a branch carries the trailer."));
         assert!(has_pronoun_subject("It is solved when the cache is warm."));
+        assert!(introduces_the_project("This is my personal blog, Hugo with the PaperMod theme."));
+        assert!(!introduces_the_project("It's a MISRA-ish rule for this codebase."));
         assert!(has_pronoun_subject("Now it is no-telemetry, by default false."));
     }
 

@@ -49,6 +49,12 @@ pub fn trim_trailing_requests(text: &str) -> String {
         if n % 2 == 1 && m.as_str().trim() != ";" {
             continue;
         }
+        // "(it's a submodule, don't edit it directly — override in layouts/)": inside an
+        // aside, the order after the dash is the aside's own.
+        let head = &text[..m.start()];
+        if head.matches('(').count() > head.matches(')').count() {
+            continue;
+        }
         let rest = text[m.end()..].trim_start();
         if turns_to_order(rest) && !STANDING_IMPERATIVE.is_match(rest) && word_count(&text[..m.start()]) >= 4
         {
@@ -115,6 +121,8 @@ mod tests {
             ),
             "Now we use CloudFront for the DNS of the map."
         );
+        let inside = "This is my blog, Hugo with the PaperMod theme (a git submodule, don't edit it — override in layouts/).";
+        assert_eq!(trim_trailing_requests(inside), inside);
         let aside = "Metric definitions — net revenue etc — go through Hannah, she's the analytics lead.";
         assert_eq!(trim_trailing_requests(aside), aside);
         assert_eq!(
