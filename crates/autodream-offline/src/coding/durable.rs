@@ -532,7 +532,7 @@ fn is_problem_report(text: &str, anchor: Date) -> bool {
     }
     // "接口设计有问题找孙悦": who to go to with a problem, not a problem.
     static GO_TO: LazyLock<Regex> =
-        LazyLock::new(|| re(r"^[，,]?\s*(?:就|请|可以|都)?(?:找|问|联系|去找)\p{Han}"));
+        LazyLock::new(|| re(r"^[，,]?\s*(?:就|请|可以|都|直接)?(?:找|问|联系|去找)\p{Han}"));
     if GO_TO.is_match(&text[m.end()..]) {
         return false;
     }

@@ -14,7 +14,7 @@ static ROLE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A CJK name before or after a role word (王磊是…, 归赵强).
 static ZH_NAME_ROLE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\p{Han}{2,3}(?:是|负责|调去|调到|已经批)|(?:归|找|给|问)\p{Han}{2,3}"));
+    LazyLock::new(|| re(r"\p{Han}{2,3}(?:是|(?:在|来)?负责|调去|调到|已经批)|(?:归|找|给|问)\p{Han}{2,3}"));
 
 /// "I prefer short commit messages" → "The user prefers short commit messages": memory is
 /// read by the agent, for whom "I" is itself.
@@ -44,7 +44,7 @@ pub(super) fn in_third_person(text: &str) -> String {
 /// The user saying who they are: "I'm a data engineer on …", "I work on …", "My role is …".
 static USER_IDENTITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{3,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester)\b.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^i'?m (?P<background>(?:coming|new|used|moving|switching) (?:from|to) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
+        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{3,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester|dev|coder|artist|hobbyist|sysadmin|freelancer|contractor|beginner)\b.*)$|^i (?P<years>(?:did|have done|spent|have) (?:\d+|many|several|a few|some) years? (?:of|in|doing|writing|with|on) .+)$|^我是(?P<zh>(?:做|搞|写|学)\s*\S.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^i'?m (?P<background>(?:coming|new|used|moving|switching) (?:from|to) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
     )
 });
 
@@ -56,7 +56,11 @@ pub(super) fn about_the_user(text: &str) -> Option<String> {
         let article = &text[text.find(' ')? + 1..];
         let article =
             article.split_whitespace().nth(if text.to_lowercase().starts_with("i am") { 1 } else { 0 })?;
-        format!("The user is {article} {}", rest.as_str())
+        format!("The user is {article} {}", in_their_words(rest.as_str()))
+    } else if let Some(years) = c.name("years") {
+        format!("The user {}", in_their_words(years.as_str()))
+    } else if let Some(zh) = c.name("zh") {
+        format!("用户是{}", zh.as_str())
     } else if let Some(background) = c.name("background") {
         format!("The user is {}", background.as_str())
     } else if let Some(work) = c.name("work") {
@@ -65,6 +69,26 @@ pub(super) fn about_the_user(text: &str) -> Option<String> {
         format!("The user's role is {}", c.name("role")?.as_str())
     };
     Some(out)
+}
+
+/// The rest of what the user says of themselves, told of them: "… this is my first Rust
+/// project, so explain it to me" → "… this is their first Rust project, so explain it to them".
+fn in_their_words(rest: &str) -> String {
+    static FIRST_PERSON: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:I'm|I am|I've|I|my|me|mine|myself)\b"));
+    FIRST_PERSON
+        .replace_all(rest, |c: &regex::Captures<'_>| {
+            match &c[0] {
+                "I'm" | "I am" => "they're",
+                "I've" => "they've",
+                "I" => "they",
+                "my" => "their",
+                "me" => "them",
+                "mine" => "theirs",
+                _ => "themselves",
+            }
+            .to_string()
+        })
+        .into_owned()
 }
 
 /// Has the sentence a name bound to a role ("Priya is the PM", "Dana owns the nightly jobs",

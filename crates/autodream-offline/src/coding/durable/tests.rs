@@ -368,3 +368,31 @@ fn a_way_set_aside_for_a_named_one_is_a_decision() {
         Verdict::Keep(Kept { kind: Kind::Decision, .. })
     ));
 }
+
+#[test]
+fn the_user_saying_who_they_are_is_told_of_them() {
+    let day = Date::constant(2026, 3, 2);
+    let user = |s: &str| match judge(s, day, false) {
+        Verdict::Keep(Kept { kind: Kind::User, text, .. }) => Some(text),
+        _ => None,
+    };
+    assert_eq!(
+        user("Hi — context: I'm a backend dev (mostly Go), Flutter is new-ish for me.").as_deref(),
+        Some("The user is a backend dev (mostly Go), Flutter is new-ish for them.")
+    );
+    assert_eq!(
+        user("I did 10 years of OpenGL/GLSL but this is my first Rust project.").as_deref(),
+        Some("The user did 10 years of OpenGL/GLSL but this is their first Rust project.")
+    );
+    assert_eq!(
+        user("先说明一下，我是做 Java 后端的，前端不太熟。").as_deref(),
+        Some("用户是做 Java 后端的，前端不太熟。")
+    );
+    // Who to go to, said with a pronoun after the name, is a person fact, not a problem.
+    assert!(matches!(
+        judge("数据标注是陈晨在负责，数据有问题直接找她。", day, false),
+        Verdict::Keep(Kept { kind: Kind::Person, .. })
+    ));
+    // The speaker's plan for the day is none of these.
+    assert_eq!(user("I did the migration yesterday."), None);
+}
