@@ -26,7 +26,7 @@ use crate::text::is_cjk;
 /// reviews and audits, demos and talks, trials and pilots, upgrades and cut-overs.
 static EVENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:releases?|released|release date|launch(?:es|ed)?|go-?live|goes live|ga|beta|alpha|rc\d*|freeze|code freeze|deadline|due|review|audit|pen-?test|penetration test|demo|presentation|talk|meetup|conference|offsite|workshop|webinar|hackathon|(?:game )?jam|compo|readout|playtest|pilot|trial|experiment|cut-?over|upgrade|migration|rollout|roll-out|submission|sign-?off|kick-?off|milestone|sprint|go/no-go)\b|上线|全量|灰度|发版|发布|提审|审核|评审|封版|冻结|截止|交付|演示|汇报|答辩|分享会?|迁移|切换|割接|内测|公测",
+        r"(?i)\b(?:releases?|released|release date|launch(?:es|ed)?|go-?live|goes live|ga|beta|alpha|rc\d*|freeze|code freeze|deadline|due|review|audit|pen-?test|penetration test|demo|presentation|talk|meetup|conference|offsite|workshop|webinar|hackathon|(?:game )?jam|compo|readout|playtest|pilot|trial|experiment|cut-?over|upgrade|migration|rollout|roll-out|submission|sign-?off|kick-?off|milestone|sprint|go/no-go|ships|goes out|by\s+(?:next\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|迁到|迁移到|上线|全量|灰度|发版|发布|提审|审核|评审|封版|冻结|截止|交付|演示|汇报|答辩|分享会?|迁移|切换|割接|内测|公测",
     )
 });
 
@@ -118,7 +118,13 @@ fn pin_plan_days(text: &str, anchor: Date) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     let mut copied = 0;
     for (_, end, day) in plan_days(text, anchor) {
-        if text[end..].trim_start().starts_with('(') {
+        // Already pinned ("Monday (2026-04-27)"); an aside of words ("Friday (both stores)")
+        // is not a date.
+        if text[end..]
+            .trim_start()
+            .strip_prefix('(')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        {
             continue;
         }
         out.push_str(&text[copied..end]);
@@ -144,6 +150,8 @@ pub fn dated_event(sentence: &str, anchor: Date) -> Option<String> {
     let events: Vec<String> = clauses
         .into_iter()
         .map(|c| c.trim().trim_end_matches([',', ';', ':', '，', '；', '：']))
+        // "… ships Friday next week btw": the aside word is not part of the event.
+        .map(|c| c.strip_suffix(" btw").or_else(|| c.strip_suffix(" by the way")).unwrap_or(c))
         .filter(|c| states_dated_event(c, anchor))
         .map(|c| pin_plan_days(c, anchor))
         .collect();
@@ -174,7 +182,11 @@ fn states_dated_event(clause: &str, anchor: Date) -> bool {
     }
     // The day must belong to the event: "the beta opens Saturday", not "Saturday I fixed the
     // beta's login and …" (a scheduling verb after the event word, or the day before it).
-    dated && (SCHEDULED.is_match(&clause[event.end()..]) || SCHEDULED.is_match(&clause[..event.start()]))
+    // "The redesign ships Friday", "… by Friday": the event word schedules itself.
+    dated
+        && (SCHEDULED.is_match(event.as_str())
+            || SCHEDULED.is_match(&clause[event.end()..])
+            || SCHEDULED.is_match(&clause[..event.start()]))
 }
 
 #[cfg(test)]
@@ -197,6 +209,19 @@ mod tests {
                 "We have a demo with the clinic tomorrow.",
             ),
             ("Upgrade cutover is Saturday night.", "Upgrade cutover is Saturday (2026-09-12) night."),
+            ("1.0 launch is Friday (both stores).", "1.0 launch is Friday (2026-09-11) (both stores)."),
+            (
+                "The redesign ships Friday next week btw, so this needs to be in Storybook.",
+                "The redesign ships Friday next week (2026-09-18).",
+            ),
+            (
+                "We need a TestFlight build for the team by Friday.",
+                "We need a TestFlight build for the team by Friday (2026-09-11).",
+            ),
+            (
+                "月底前要把所有服务的日志迁到 SLS，先出个方案。",
+                "月底 (2026-09-30)前要把所有服务的日志迁到 SLS。",
+            ),
             (
                 "The beta opens to the hiking club on Saturday, ~40 people.",
                 "The beta opens to the hiking club on Saturday (2026-09-12), ~40 people.",
