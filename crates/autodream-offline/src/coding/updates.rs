@@ -51,15 +51,21 @@ static PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| {
 static ZH_FROM: LazyLock<Regex> = LazyLock::new(|| {
     re(r"从\s*([^\s，。,]+?)\s*(?:换成|改成|改为|升到|升级到|迁到|迁移到|切到|切换到|变成)")
 });
+/// "moment 全部换成 dayjs", "GetX 换成 Bloc": a name right before the change word is the old one.
+/// ("ClickHouse 迁到新集群" moves the thing; it is not replaced.)
+static ZH_SWAP: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:^|[\s：:，,。])([A-Za-z][\w.+-]*)\s*(?:全部|都|统一|整体)?\s*(?:换成|改成|改为|替换成|替换为)")
+});
 static ZH_GONE: LazyLock<Regex> =
     LazyLock::new(|| re(r"([A-Za-z][\w.:-]*)[^，。,.;；]{0,10}?(?:停用|下线|废弃|退役|不用了)"));
-static ZH_GONE_HAN: LazyLock<Regex> = LazyLock::new(|| re(r"(\p{Han}{2,4})(?:已经)?(?:停用|下线|废弃|退役)"));
+static ZH_GONE_HAN: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(\p{Han}{2,4}?)(?:已经)?(?:停用|下线|废弃|退役)"));
 static ZH_PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| re(r"(\p{Han}{2,3})(?:调去|调到|离职|转去)"));
 static ZH_NOT_ANY_MORE: LazyLock<Regex> = LazyLock::new(|| re(r"([A-Za-z][\w.-]*|\p{Han}{1,4})不再是"));
 /// "不要再用 npm", "stop using yarn", "no more Jenkins": the thing given up.
 static NO_MORE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:不要再用|别再用|不再用|停止使用|停用)\s*([A-Za-z][\w.+-]*)|(?i:\b(?:stop using|no more|don'?t use|do not use)\s+)([A-Za-z][\w.+-]*)(?i:\s+(?:anymore|any more))?",
+        r"(?:不要再用|别再用|不再用|停止使用|停用|不留|弃用)\s*([A-Za-z][\w.+-]*)|(?i:\b(?:stop using|no more|don'?t use|do not use)\s+)([A-Za-z][\w.+-]*)(?i:\s+(?:anymore|any more))?",
     )
 });
 /// `Java 17`, `iOS 16`, `Go 1.23`, `SDK 2.5`, `Node 20`.
@@ -69,6 +75,10 @@ static PORT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_BUMP: LazyLock<Regex> =
     LazyLock::new(|| re(r"把\s*([^\s，。,]+?)\s*(?:升到|升级到|换成|改成|切到)了?\s*([^\s，。,]+)"));
+/// "minSdk 提到 26", "Node 升到 22": a name and the number it goes to.
+static ZH_RAISE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"([A-Za-z][\w.+-]*)\s*(?:提到|提高到|升到|升级到|降到|降低到)了?\s*v?(\d+(?:\.\d+)*)")
+});
 static VERSION_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d+\.\d+(?:\.\d+)?\b"));
 
 const NOT_VALUES: &[&str] = &[
@@ -233,6 +243,9 @@ pub fn replaced_values(text: &str) -> Vec<String> {
         for c in ZH_FROM.captures_iter(text) {
             push(clean_value(&c[1]));
         }
+        for c in ZH_SWAP.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
         for c in ZH_NOT_ANY_MORE.captures_iter(text) {
             push(clean_value(&c[1]));
         }
@@ -263,7 +276,10 @@ pub fn replaced_values(text: &str) -> Vec<String> {
         push(clean_value(&c[1]));
     }
     for c in ZH_GONE_HAN.captures_iter(text) {
-        push(clean_value(&c[1]));
+        // "旧的那台已经下线": a pointer to the thing, not its name.
+        if !c[1].starts_with(['那', '这']) {
+            push(clean_value(&c[1]));
+        }
     }
     for c in ZH_PERSON_LEFT.captures_iter(text) {
         push(Some(c[1].to_string()));
@@ -416,6 +432,13 @@ pub fn supersedes(new: &str, old: &str) -> bool {
             }
         }
     }
+    // "minSdk 提到 26" after "minSdk 24": a name raised or lowered to another number.
+    for c in ZH_RAISE.captures_iter(new) {
+        let (thing, to) = (&c[1], &c[2]);
+        if NAME_VERSION.captures_iter(old).any(|o| o[1].eq_ignore_ascii_case(thing) && &o[2] != to) {
+            return true;
+        }
+    }
     // "把 Flutter 升到 3.22.2": a fact naming Flutter with another version number.
     for c in ZH_BUMP.captures_iter(new) {
         let (thing, to) = (&c[1], &c[2]);
@@ -520,7 +543,19 @@ mod tests {
                 &["go run"],
             ),
             ("We used to deploy with Capistrano, everything ships through Kamal now.", &["Capistrano"]),
+            ("跟你说个决定：moment 全部换成 dayjs。", &["moment"]),
+            ("所有表都迁到 Parquet，不留 ORC。", &["ORC"]),
         ];
+        assert!(supersedes(
+            "另外 minSdk 提到 26，24/25 的用户不到 1% 了。",
+            "这个 app 是 Jetpack Compose，minSdk 24。"
+        ));
+        // Moved, not replaced: the thing that moved names no old value.
+        assert!(
+            !replaced_values("ClickHouse 迁到新集群了，新地址 ch-cluster-b:9000。")
+                .contains(&"ClickHouse".to_string())
+        );
+        assert!(!replaced_values("旧的 31 那台已经下线。").iter().any(|v| v.starts_with('那')));
         assert!(supersedes(
             "Until recently we used `go run` in .claude/settings.json for the hooks. The team changed this to use the cli in the path.",
             "Note the hooks are calling `go run` to run always the latest code."
