@@ -285,7 +285,10 @@ pub fn gist(text: &str, max_chars: usize) -> String {
     }
     let mut best: Option<&str> = None;
     // An aside in parentheses and a reason are what an index hook can do without.
-    for cut in ["; ", " — ", ", so ", ", because ", " because ", " (", ". ", "；", "。"] {
+    // So is a second clause ("Plain C99 + raylib 5, single Makefile, and we ship …").
+    for cut in
+        ["; ", " — ", ", so ", ", because ", " because ", " (", ". ", ", and ", ", but ", "；", "。", "，"]
+    {
         for (pos, _) in text.match_indices(cut) {
             let head = &text[..pos];
             let n = head.chars().count();
@@ -389,6 +392,10 @@ mod tests {
                 80
             ),
             "If the function is self-explanatory, no comment is needed at all"
+        );
+        assert_eq!(
+            gist("Plain C99 + raylib 5, single Makefile, and we ship a web build via emscripten", 60),
+            "Plain C99 + raylib 5, single Makefile"
         );
     }
 
