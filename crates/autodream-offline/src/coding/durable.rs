@@ -461,7 +461,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
             kind,
             text: in_third_person(trimmed),
             refers_back: REFERS_BACK.is_match(trimmed),
-            standing: writes_a_rule_down(sentence),
+            standing: writes_a_rule_down(sentence) || leads::labelled_a_rule(trimmed),
         }),
         _ => Verdict::Drop(Dropped::NotDurable),
     }

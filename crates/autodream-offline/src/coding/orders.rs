@@ -297,7 +297,12 @@ pub fn turns_to_order(clause: &str) -> bool {
 
 /// Is the sentence an order in one of these forms?
 pub fn is_order_form(body: &str) -> bool {
-    SEQUENCED.is_match(body)
+    // "Need a date-range picker on the KPI row …": the speaker's "I" left out of a want for
+    // something new ("Need the nightly export to go to the new bucket" states a change).
+    static BARE_NEED: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:need|want|would like)\s+(?:a|an|some)\b"));
+    BARE_NEED.is_match(body)
+        || SEQUENCED.is_match(body)
         || WH_ORDER.is_match(body) && POINTS_AT_TASK.is_match(body)
         || (WORK_CHANGE.is_match(body) || we_should_do(body)) && !EVERY_CASE.is_match(body)
         || PASSIVE_CHANGE.is_match(body) && !TO_COME.is_match(body)

@@ -536,9 +536,14 @@ static YOU_SHOULD: LazyLock<Regex> =
 fn split_before_order(sentence: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut start = 0;
-    for m in DASH_TO_ORDER.find_iter(sentence) {
+    for (n, m) in DASH_TO_ORDER.find_iter(sentence).enumerate() {
         let after = &sentence[m.end()..];
         let before = sentence[start..m.start()].trim();
+        // The second dash closes an aside ("metric definitions — net revenue etc — go through
+        // Hannah"): the sentence goes on after it.
+        if n % 2 == 1 {
+            continue;
+        }
         // A dash inside an aside ("(a submodule, don't edit it — override in layouts/)") ends
         // nothing.
         if sentence[..m.start()].matches('(').count() > sentence[..m.start()].matches(')').count() {

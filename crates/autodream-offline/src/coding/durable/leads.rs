@@ -14,7 +14,7 @@ use super::super::kinds::{UPDATE, word_count};
 /// Words that open a sentence without adding to it.
 pub(super) static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)\s*[,.:;!—–-]+\s*)|(?:(?:also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–-]*))+",
+        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)\s*[,.:;!—–-]+\s*)|(?:(?:hi+|hey+|hiya|hello|hola|howdy|morning|good morning|also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–~～-]*))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -72,6 +72,13 @@ pub fn writes_a_rule_down(sentence: &str) -> bool {
         let lead = m.as_str().to_lowercase();
         ["instruction", "rule", "guideline"].iter().any(|w| lead.contains(w))
     })
+}
+/// Does the sentence carry a label that calls it a rule ("Hard rule: …", "Rule for this
+/// client: never deploy on Fridays", "先说两条规矩：…")? The user says it is meant to last.
+pub fn labelled_a_rule(text: &str) -> bool {
+    static RULE_LABEL: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\b(?:rules?|conventions?|polic(?:y|ies))\b|规矩|规则|规范"));
+    LABEL.captures(text).is_some_and(|c| RULE_LABEL.is_match(&c[1]))
 }
 /// "Ok the client id is …": a bare "ok" before the clause's own first word.
 static BARE_OK: LazyLock<Regex> = LazyLock::new(|| {

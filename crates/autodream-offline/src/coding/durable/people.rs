@@ -44,7 +44,7 @@ pub(super) fn in_third_person(text: &str) -> String {
 /// The user saying who they are: "I'm a data engineer on …", "I work on …", "My role is …".
 static USER_IDENTITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{3,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester|dev|coder|artist|hobbyist|sysadmin|freelancer|contractor|beginner)\b.*)$|^i (?P<years>(?:did|have done|spent|have) (?:\d+|many|several|a few|some) years? (?:of|in|doing|writing|with|on) .+)$|^我是(?P<zh>(?:做|搞|写|学)\s*\S.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^i'?m (?P<background>(?:coming|new|used|moving|switching) (?:from|to) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
+        r"(?i)^(?:i'?m|i am) (?:an? |the )(?P<rest>[^,;]{0,80}?(?:engineer|developer|designer|manager|lead|scientist|analyst|maintainer|student|researcher|architect|admin|administrator|founder|consultant|owner|sre|devops|programmer|intern|tester|dev|coder|artist|hobbyist|sysadmin|freelancer|contractor|beginner)\b.*)$|^i (?P<years>(?:did|have done|spent|have) (?:\d+|many|several|a few|some) years? (?:of|in|doing|writing|with|on) .+)$|^我是(?P<zh>(?:做|搞|写|学)\s*\S.*)$|^i work (?P<work>(?:on|at|as|for|in) .+)$|^i'?m (?P<background>(?:coming|new|used|moving|switching) (?:from|to) .+)$|^my (?:role|job|title) is (?P<role>.+)$",
     )
 });
 

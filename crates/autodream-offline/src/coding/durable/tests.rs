@@ -396,3 +396,24 @@ fn the_user_saying_who_they_are_is_told_of_them() {
     // The speaker's plan for the day is none of these.
     assert_eq!(user("I did the migration yesterday."), None);
 }
+
+#[test]
+fn a_greeting_and_a_rule_label_lead_the_way() {
+    let day = Date::constant(2026, 3, 2);
+    // A greeting is not part of what the user says of themselves.
+    assert!(matches!(
+        judge("hiii ok so I'm an artist, not a programmer — please keep explanations simple.", day, false),
+        Verdict::Keep(Kept { kind: Kind::User, .. })
+    ));
+    assert_eq!(without_lead("Hi～ 这个 app 是 Jetpack Compose。").0, "这个 app 是 Jetpack Compose。");
+    // A rule the user labels as one is said to last.
+    match judge("Rule for this client: never deploy on Fridays, it's Colm's busiest day.", day, false) {
+        Verdict::Keep(k) => assert!(k.standing, "{k:?}"),
+        other => panic!("{other:?}"),
+    }
+    // A want with its "I" left out is an order for the work.
+    assert_eq!(
+        judge("Hey — need a date-range picker on the KPI row that refetches all tiles.", day, false),
+        Verdict::Drop(Dropped::Request)
+    );
+}

@@ -124,6 +124,7 @@ fn a_dash_that_turns_to_an_order_ends_the_statement_before_it() {
         "We now say summarize - let's make sure we're using US English everywhere.",
         "Staging - the QA box - runs nightly.",
         "Option - add it",
+        "Metric definitions — net revenue etc — go through Hannah, she's the analytics lead.",
     ] {
         assert_eq!(split_before_order(one), [one]);
     }
