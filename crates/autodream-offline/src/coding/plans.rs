@@ -123,9 +123,9 @@ fn check_commands(plan: &str) -> Vec<String> {
             continue;
         }
         let found: Vec<String> = if fenced {
-            vec![t.to_string()]
+            vec![without_comment(t)]
         } else {
-            CODE_SPAN_RE.captures_iter(t).map(|c| c[1].trim().to_string()).collect()
+            CODE_SPAN_RE.captures_iter(t).map(|c| without_comment(&c[1])).collect()
         };
         for command in found.iter().flat_map(|c| split_chain(c)) {
             if out.len() < MAX_COMMANDS && is_check_command(&command) && !out.contains(&command) {
@@ -134,6 +134,13 @@ fn check_commands(plan: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// "npm run build  # No regressions" → "npm run build": a shell comment says what the command
+/// checks, and the command is what a later session runs.
+fn without_comment(command: &str) -> String {
+    let cut = command.find(" # ").map_or(command, |at| &command[..at]);
+    cut.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `a && b && c` as its commands; `cd dir && x` stays one, the directory being part of `x`.
@@ -202,6 +209,11 @@ mod tests {
             assert!(!v.contains(absent), "{absent} in {v}");
         }
         assert_eq!(verification("Implement the following plan:\n\n## Steps\n\n`bun run test`\n"), None);
+        // A command's shell comment and its padding are not the command.
+        assert_eq!(
+            verification("Implement the following plan:\n\n## Verification\n\n```bash\nnpm run build   # No regressions\ncd backend && pytest        # Tests pass\n```\n").as_deref(),
+            Some("Verify changes with `npm run build`, `cd backend && pytest`.")
+        );
         assert_eq!(
             verification("Implement the following plan:\n\n## Verification\n\nOpen the page and look.\n"),
             None
