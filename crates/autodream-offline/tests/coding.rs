@@ -552,3 +552,24 @@ fn a_prohibition_takes_along_the_order_that_names_the_way_instead() {
     assert_eq!(generated.len(), 1, "{:#?}", fact_lines(memory));
     assert!(!generated[0].contains("parser"), "{}", generated[0]);
 }
+
+#[test]
+fn a_new_address_says_itself_whatever_its_pointer_stood_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session(
+            "s1",
+            "2026-03-25T09:00:00Z",
+            &[
+                "no — dev doesn't live there anymore, it points at the new gateway https://gw.dev.example.net since Monday. Update the env.",
+                "It should handle that automatically.",
+            ],
+        )],
+        "2026-03-25T10:00:00Z",
+    );
+    assert_eq!(current_holding(memory, &["gw.dev.example.net"]).len(), 1, "{:#?}", fact_lines(memory));
+    // A pointer with no address after it is still a hole.
+    assert!(current_holding(memory, &["automatically"]).is_empty(), "{:#?}", fact_lines(memory));
+}

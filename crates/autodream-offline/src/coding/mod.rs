@@ -80,6 +80,10 @@ static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:she|he|her|him|his|they|them|their|it|its)\b|她|他").expect("valid regex")
 });
 
+/// An address that names itself: a URL or a dotted host name.
+static ADDRESS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"https?://\S+|\b[\w-]+(?:\.[\w-]+){2,}\b").expect("valid regex"));
+
 /// A sentence whose subject is a pronoun ("It is solved when …").
 static PRONOUN_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:now,?\s+)?(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex")
@@ -332,7 +336,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             }
         }
         // A pronoun with nothing to stand for is a hole: "The CLI should handle that …".
-        if pronoun_subject || (hole && !said.note) {
+        // "It's argo.platform.tessellate.io now", "dev doesn't live there anymore, it points at
+        // https://gw.dev…": what the pointer stood for is the old place; the new address says
+        // itself.
+        let names_new_address = kinds::UPDATE.is_match(&text) && ADDRESS.is_match(&text);
+        if (pronoun_subject || (hole && !said.note)) && !names_new_address {
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             continue;
         }
