@@ -417,3 +417,15 @@ fn a_greeting_and_a_rule_label_lead_the_way() {
         Verdict::Drop(Dropped::Request)
     );
 }
+
+#[test]
+fn a_daily_time_in_chinese_is_a_standing_schedule() {
+    let day = Date::constant(2026, 3, 9);
+    assert!(matches!(judge("主调度每天 01:30 开始。", day, false), Verdict::Keep(_)));
+    // Every day of a stretch of the past, or a one-off "runs once a day" request, is not.
+    assert!(!matches!(
+        judge("新建一个 ERP 凭证同步的 DAG，每天跑一次，落到 ClickHouse。", day, false),
+        Verdict::Keep(Kept { standing: true, .. })
+    ));
+    assert!(!prescribes("过去 90 天每天主 DAG 的完成时间"));
+}
