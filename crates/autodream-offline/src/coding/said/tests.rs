@@ -1,4 +1,5 @@
 //! The said stage's tests: what of a turn is the user's own words, sentence by sentence.
+
 use super::*;
 
 #[test]

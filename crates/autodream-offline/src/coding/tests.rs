@@ -1,0 +1,38 @@
+//! The coding path's own tests: pointers, holes and the project introduced.
+
+use super::*;
+
+#[test]
+fn the_project_introduced_is_no_pronoun_subject() {
+    assert!(!has_pronoun_subject("This is my personal blog, Hugo with the PaperMod theme."));
+    assert!(!has_pronoun_subject("It's a Kotlin Multiplatform notes app."));
+    assert!(has_pronoun_subject("This is a bug in the parser."));
+    // The first or the latter of what was just listed.
+    assert!(has_pronoun_subject("For the first we don't need force if the commit has a trailer."));
+    assert!(has_pronoun_subject("The latter is what we ship."));
+    assert!(!has_pronoun_subject("The first commit of a branch carries the trailer."));
+    assert!(has_pronoun_subject("It is solved when the cache is warm."));
+    assert!(introduces_the_project("This is my personal blog, Hugo with the PaperMod theme."));
+    assert!(!introduces_the_project("It's a MISRA-ish rule for this codebase."));
+    assert!(has_pronoun_subject("Now it is no-telemetry, by default false."));
+}
+
+#[test]
+fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
+    for hole in [
+        "The entire tool should handle that automatically",
+        "Don't run migrations against it",
+        "We should not do that, as we handle that",
+        "Write the summary and keep it in the wiki",
+    ] {
+        assert!(has_hole(hole), "{hole}");
+    }
+    for whole in [
+        "In cloud mode we should not display in the remediation module the possibility to choose the running cli agent as we handle that.",
+        "The nightly export writes to `archive/`, never touch it",
+        "Never npm in this repo — it's pnpm, there's a pnpm-lock.yaml.",
+        "No elaborate comments on functions: keep it to the minimal information.",
+    ] {
+        assert!(!has_hole(whole), "{whole}");
+    }
+}
