@@ -82,8 +82,11 @@ pub fn run(global: &GlobalArgs, args: SessionsArgs) -> anyhow::Result<u8> {
     };
     outln!("{} sessions {scope} in {}", rows.len(), ctx.locations.sessions_dir.display())?;
     for r in &rows {
-        let skipped =
-            if r.skipped_lines > 0 { format!(", {} lines skipped", r.skipped_lines) } else { String::new() };
+        let skipped = match r.skipped_lines {
+            0 => String::new(),
+            1 => ", 1 line skipped".to_string(),
+            n => format!(", {n} lines skipped"),
+        };
         outln!(
             "  {}  {}  {:<8} {} turns ({} conversation){skipped}",
             r.modified_at.strftime("%Y-%m-%d %H:%M"),

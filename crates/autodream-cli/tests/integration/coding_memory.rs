@@ -154,6 +154,10 @@ fn the_run_summary_says_how_many_transcript_lines_were_skipped() {
     assert_snapshot!("run_skipped_line", env.transcript(&out));
     // The good line was still read.
     assert!(read(&env.mem.join("MEMORY.md")).contains("package-manager.md"));
+    // The note points at the command that names the transcript, and it says it in English.
+    let listed = env.run(&["sessions", "--all"]);
+    listed.assert_code(0);
+    assert!(listed.stdout.contains(", 1 line skipped"), "{}", listed.stdout);
 
     // A transcript with no bad line: no note, and a count of 0.
     let clean = Env::new();
