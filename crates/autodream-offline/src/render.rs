@@ -112,6 +112,11 @@ pub fn run_start(text: &str) -> String {
 
 /// The text with its first letter capitalised.
 pub fn capitalise_first(s: &str) -> String {
+    // "parse_obj is pydantic v1", "npm run build", "iOS": a name of code keeps its case.
+    let first = s.split_whitespace().next().unwrap_or("");
+    if first.contains(['_', '.', '/', '`', '(']) || first.chars().skip(1).any(|c| c.is_uppercase()) {
+        return s.to_string();
+    }
     let mut c = s.chars();
     match c.next() {
         Some(f) if f.is_lowercase() => f.to_uppercase().collect::<String>() + c.as_str(),
@@ -348,6 +353,13 @@ pub fn index_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_of_code_keeps_its_case() {
+        assert_eq!(capitalise_first("parse_obj is pydantic v1"), "parse_obj is pydantic v1");
+        assert_eq!(capitalise_first("iOS 17 is the minimum"), "iOS 17 is the minimum");
+        assert_eq!(capitalise_first("specs live in spec/"), "Specs live in spec/");
+    }
 
     fn fact(text: &str, date: &str, group: u64, seq: u64) -> Fact {
         Fact {

@@ -573,3 +573,25 @@ fn a_new_address_says_itself_whatever_its_pointer_stood_for() {
     // A pointer with no address after it is still a hole.
     assert!(current_holding(memory, &["automatically"]).is_empty(), "{:#?}", fact_lines(memory));
 }
+
+#[test]
+fn a_bare_list_of_code_names_gives_the_statement_before_it_its_examples() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    dream(
+        memory,
+        &[session(
+            "s1",
+            "2026-06-08T09:00:00Z",
+            &[
+                "parse_obj is pydantic v1 — we're on v2 everywhere. model_validate, model_dump, etc. And just type the body as SimilarRequest.",
+            ],
+        )],
+        "2026-06-08T10:00:00Z",
+    );
+    let v2 = current_holding(memory, &["v2 everywhere"]);
+    assert_eq!(v2.len(), 1, "{:#?}", fact_lines(memory));
+    assert!(v2[0].contains("model_validate, model_dump"), "{}", v2[0]);
+    // The name of code keeps its case at the start of the line.
+    assert!(v2[0].starts_with("- parse_obj"), "{}", v2[0]);
+}

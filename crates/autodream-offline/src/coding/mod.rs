@@ -29,6 +29,7 @@ pub mod moment;
 pub mod orders;
 pub mod pasted;
 pub mod plans;
+mod pointers;
 pub mod provenance;
 pub mod reactions;
 pub mod remembered;
@@ -56,6 +57,8 @@ use crate::orient::{ForeignFile, read_foreign_file};
 use confidence::Evidence;
 use durable::{Dropped, Verdict};
 use memo::{Memo, Source};
+use pointers::{DEMONSTRATIVE_SUBJECT, LISTED_ONE, introduces_the_project};
+pub(crate) use pointers::{has_hole, has_pronoun_subject};
 use provenance::Provenance;
 use said::SaidIn;
 use subjects::Subject;
@@ -65,102 +68,22 @@ pub const HOOK_MAX_CHARS: usize = 140;
 /// The longest front matter description, in characters.
 pub const DESCRIPTION_MAX_CHARS: usize = 150;
 
-/// A sentence that points back at the thing the sentence before it named.
-static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
-});
-
-/// Something a pronoun later in the sentence can stand for: a name, a code span, a path,
-/// an identifier or a number.
-static ANCHOR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"`[^`]+`|\w[./_@:-]\w|\d|\s\p{Lu}\w*|\p{Han}{2}").expect("valid regex"));
-
 /// A pronoun standing for a person or thing named elsewhere.
 static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:she|he|her|him|his|they|them|their|it|its)\b|她|他").expect("valid regex")
 });
 
+/// A bare list of code names: "model_validate, model_dump, etc.", "`fmt`, `lint`".
+static NAMES_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?,\s*)+(?:etc\.?|`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?\.?)$",
+    )
+    .expect("valid regex")
+});
+
 /// An address that names itself: a URL or a dotted host name.
 static ADDRESS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"https?://\S+|\b[\w-]+(?:\.[\w-]+){2,}\b").expect("valid regex"));
-
-/// A sentence whose subject is a pronoun ("It is solved when …").
-static PRONOUN_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:now,?\s+)?(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex")
-});
-
-/// A sentence that opens on one of the things just listed ("For the first we don't need
-/// force …", "The latter is …"): without the list it is a hole, whatever its kind.
-static LISTED_ONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:for|in|with|on) )?the (?:first|second|third|former|latter)(?: (?:one|ones|case|part|option|point))?(?:,|\s+(?:we|you|it|is|are|was|should|must|needs?|can|does|doesn'?t|isn'?t)\b)").expect("valid regex")
-});
-
-/// A clause of reason or manner after the main one: "…, as we handle that", "because we do
-/// that elsewhere".
-static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:as|because|since|given that|so that|while) (?:we|you|they|i|it|the \w+)\b")
-        .expect("valid regex")
-});
-
-/// Does the sentence point back at something it does not name itself ("The CLI should handle
-/// that automatically")? Alone, such a sentence is a hole. A pointer in a clause of reason
-/// after a whole main clause ("In cloud mode we should not offer the agent choice as we handle
-/// that") stands for what that main clause names.
-pub(crate) fn has_hole(text: &str) -> bool {
-    CONTINUES.find_iter(text).filter(|m| !existential_there(text, m) && !idiomatic_it(text, m)).any(|m| {
-        let before = &text[..m.start()];
-        let reasoned = SUBORDINATE.find_iter(before).any(|s| kinds::word_count(&before[..s.start()]) >= 8);
-        !ANCHOR.is_match(before) && !reasoned
-    })
-}
-
-/// "Keep it simple", "keep it to the minimal information": an idiom whose "it" is the work in
-/// general, not a thing named before.
-fn idiomatic_it(text: &str, m: &regex::Match<'_>) -> bool {
-    static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^\s+(?:simple|short|minimal|brief|clean|lean|small|tight|concise|readable|to (?:a |the )?(?:minimum|minimal|bare minimum))\b")
-            .expect("valid regex")
-    });
-    m.as_str().to_lowercase().ends_with("keep it") && IDIOM.is_match(&text[m.end()..])
-}
-
-/// "…, there's a pnpm-lock.yaml": "there" that says something exists points nowhere.
-fn existential_there(text: &str, m: &regex::Match<'_>) -> bool {
-    static EXISTS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^(?:'s|’s|\s+(?:is|are|was|were|will|has|have|isn'?t|aren'?t)\b)")
-            .expect("valid regex")
-    });
-    m.as_str().to_lowercase().ends_with("there") && EXISTS.is_match(&text[m.end()..])
-}
-
-/// "This should …", "That means …", "Now it is …": a subject that points at the moment.
-static DEMONSTRATIVE_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:this|that|these|those)\s|^now,?\s+(?:it|they)\b").expect("valid regex")
-});
-
-/// "This all goes to Heroku", "it all runs on Fly": everything, not a thing said before.
-static ALL_OF_IT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that) all\b").expect("valid regex"));
-
-/// "This is my personal blog, Hugo with …", "It's a Kotlin Multiplatform notes app": the
-/// project introduced, not a thing said before.
-static THE_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:this|it)(?: is|'s|’s) (?:my|our|a|an) (?:[\w+#.-]+ ){0,5}(?:app|application|service|site|website|blog|library|lib|tool|cli|project|repo|repository|monorepo|codebase|game|api|backend|frontend|plugin|extension|bot|dashboard|package|sdk|job|pipeline|operator|crate|module|firmware|platform|handbook|server)\b").expect("valid regex")
-});
-
-/// Does the sentence say what the project is ("This is my personal blog, Hugo with …")? Not a
-/// thing said of it ("It's a MISRA-ish rule for this codebase").
-fn introduces_the_project(text: &str) -> bool {
-    static OF_SOMETHING: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)\s(?:for|of|in|on|to|with|from|about)\s").expect("valid regex"));
-    THE_PROJECT.find(text).is_some_and(|m| !OF_SOMETHING.is_match(m.as_str()))
-}
-
-/// Is the sentence's subject a pronoun ("It is solved when …")?
-pub(crate) fn has_pronoun_subject(text: &str) -> bool {
-    PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text) && !THE_PROJECT.is_match(text)
-        || LISTED_ONE.is_match(text)
-}
 
 /// Counts of what a dream did, for its summary.
 #[derive(Debug, Default)]
@@ -244,6 +167,21 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 // "Please don't push the migrations by hand on the server. Fix the actual
                 // problem of migrations not running from the CD pipeline.": the order right
                 // after a prohibition names the way to take instead; the rule is both.
+                // "… we're on v2 everywhere. model_validate, model_dump, etc.": a bare list of
+                // code names right after a kept statement gives its examples.
+                if why == Dropped::Chatter
+                    && NAMES_ONLY.is_match(said.text.trim())
+                    && let Some(p) =
+                        previous_kept.clone().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
+                    && let Some(m) = memos
+                        .iter_mut()
+                        .rev()
+                        .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
+                {
+                    m.text = format!("{} {}", terminate(&m.text), said.text.trim());
+                    previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
+                    continue;
+                }
                 if why == Dropped::Request
                     && orders::names_the_way_instead(&said.text)
                     && let Some(p) =

@@ -1,0 +1,99 @@
+//! Pointers: what a sentence points back at without naming it. A pronoun subject ("It is
+//! solved when …"), "that" or "there" after a verb ("The CLI should handle that"), one of the
+//! things just listed ("The latter is …"): alone, such a sentence is a hole. Not every pointer
+//! is one: "there's a lockfile" says something exists, "keep it simple" is an idiom, and "This
+//! is my personal blog, Hugo with …" introduces the project.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::kinds;
+
+/// A sentence that points back at the thing the sentence before it named.
+static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
+});
+
+/// Something a pronoun later in the sentence can stand for: a name, a code span, a path,
+/// an identifier or a number.
+static ANCHOR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"`[^`]+`|\w[./_@:-]\w|\d|\s\p{Lu}\w*|\p{Han}{2}").expect("valid regex"));
+
+/// A sentence whose subject is a pronoun ("It is solved when …").
+static PRONOUN_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:now,?\s+)?(?:it|this|that|they|these|those)(?:'s|\s)").expect("valid regex")
+});
+
+/// A sentence that opens on one of the things just listed ("For the first we don't need
+/// force …", "The latter is …"): without the list it is a hole, whatever its kind.
+pub(super) static LISTED_ONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:(?:for|in|with|on) )?the (?:first|second|third|former|latter)(?: (?:one|ones|case|part|option|point))?(?:,|\s+(?:we|you|it|is|are|was|should|must|needs?|can|does|doesn'?t|isn'?t)\b)").expect("valid regex")
+});
+
+/// A clause of reason or manner after the main one: "…, as we handle that", "because we do
+/// that elsewhere".
+static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:as|because|since|given that|so that|while) (?:we|you|they|i|it|the \w+)\b")
+        .expect("valid regex")
+});
+
+/// Does the sentence point back at something it does not name itself ("The CLI should handle
+/// that automatically")? Alone, such a sentence is a hole. A pointer in a clause of reason
+/// after a whole main clause ("In cloud mode we should not offer the agent choice as we handle
+/// that") stands for what that main clause names.
+pub(crate) fn has_hole(text: &str) -> bool {
+    CONTINUES.find_iter(text).filter(|m| !existential_there(text, m) && !idiomatic_it(text, m)).any(|m| {
+        let before = &text[..m.start()];
+        let reasoned = SUBORDINATE.find_iter(before).any(|s| kinds::word_count(&before[..s.start()]) >= 8);
+        !ANCHOR.is_match(before) && !reasoned
+    })
+}
+
+/// "Keep it simple", "keep it to the minimal information": an idiom whose "it" is the work in
+/// general, not a thing named before.
+fn idiomatic_it(text: &str, m: &regex::Match<'_>) -> bool {
+    static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s+(?:simple|short|minimal|brief|clean|lean|small|tight|concise|readable|to (?:a |the )?(?:minimum|minimal|bare minimum))\b")
+            .expect("valid regex")
+    });
+    m.as_str().to_lowercase().ends_with("keep it") && IDIOM.is_match(&text[m.end()..])
+}
+
+/// "…, there's a pnpm-lock.yaml": "there" that says something exists points nowhere.
+fn existential_there(text: &str, m: &regex::Match<'_>) -> bool {
+    static EXISTS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:'s|’s|\s+(?:is|are|was|were|will|has|have|isn'?t|aren'?t)\b)")
+            .expect("valid regex")
+    });
+    m.as_str().to_lowercase().ends_with("there") && EXISTS.is_match(&text[m.end()..])
+}
+
+/// "This should …", "That means …", "Now it is …": a subject that points at the moment.
+pub(super) static DEMONSTRATIVE_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:this|that|these|those)\s|^now,?\s+(?:it|they)\b").expect("valid regex")
+});
+
+/// "This all goes to Heroku", "it all runs on Fly": everything, not a thing said before.
+static ALL_OF_IT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:it|this|that) all\b").expect("valid regex"));
+
+/// "This is my personal blog, Hugo with …", "It's a Kotlin Multiplatform notes app": the
+/// project introduced, not a thing said before.
+static THE_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:this|it)(?: is|'s|’s) (?:my|our|a|an) (?:[\w+#.-]+ ){0,5}(?:app|application|service|site|website|blog|library|lib|tool|cli|project|repo|repository|monorepo|codebase|game|api|backend|frontend|plugin|extension|bot|dashboard|package|sdk|job|pipeline|operator|crate|module|firmware|platform|handbook|server)\b").expect("valid regex")
+});
+
+/// Does the sentence say what the project is ("This is my personal blog, Hugo with …")? Not a
+/// thing said of it ("It's a MISRA-ish rule for this codebase").
+pub(super) fn introduces_the_project(text: &str) -> bool {
+    static OF_SOMETHING: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)\s(?:for|of|in|on|to|with|from|about)\s").expect("valid regex"));
+    THE_PROJECT.find(text).is_some_and(|m| !OF_SOMETHING.is_match(m.as_str()))
+}
+
+/// Is the sentence's subject a pronoun ("It is solved when …")?
+pub(crate) fn has_pronoun_subject(text: &str) -> bool {
+    PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text) && !THE_PROJECT.is_match(text)
+        || LISTED_ONE.is_match(text)
+}
