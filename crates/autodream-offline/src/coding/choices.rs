@@ -148,9 +148,8 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     }
     // "Initialize missing fields when conflict resolves (here at line 928-935)": options that
     // point at lines of the code are ways to change that code now, not how the project goes.
-    static LINE_POSITION: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\blines? \d+"));
     if offers.iter().any(|o| {
-        LINE_POSITION.is_match(&o.title) || o.detail.as_deref().is_some_and(|d| LINE_POSITION.is_match(d))
+        super::pasted::cites_a_line(&o.title) || o.detail.as_deref().is_some_and(super::pasted::cites_a_line)
     }) {
         return None;
     }

@@ -148,7 +148,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let mut tally = Tally::default();
     let taken = foreign.iter().map(|f| f.rel.trim_end_matches(".md").to_string()).collect::<BTreeSet<_>>();
     let mut previous: Option<(SaidIn, usize, String, bool)> = None;
-    let mut previous_kept: Option<(SaidIn, usize, Source)> = None;
+    let mut previous_kept: LastKept = None;
     let verdicts: Vec<Verdict> =
         heard.sentences.iter().map(|s| durable::judge(&s.text, s.date, s.note)).collect();
     // The same statement in several sessions is evidence that it lasts.
@@ -164,39 +164,24 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let kept = match verdict {
             Verdict::Keep(k) => k,
             Verdict::Drop(why) => {
-                // "Please don't push the migrations by hand on the server. Fix the actual
-                // problem of migrations not running from the CD pipeline.": the order right
-                // after a prohibition names the way to take instead; the rule is both.
                 // "… we're on v2 everywhere. model_validate, model_dump, etc.": a bare list of
                 // code names right after a kept statement gives its examples.
                 if why == Dropped::Chatter
                     && NAMES_ONLY.is_match(said.text.trim())
-                    && let Some(p) =
-                        previous_kept.clone().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
-                    && let Some(m) = memos
-                        .iter_mut()
-                        .rev()
-                        .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
+                    && join_to_previous(&mut memos, &mut previous_kept, said, said.text.trim(), |_| true)
                 {
-                    m.text = format!("{} {}", terminate(&m.text), said.text.trim());
-                    previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
                     continue;
                 }
-                if why == Dropped::Request
-                    && orders::names_the_way_instead(&said.text)
-                    && let Some(p) =
-                        previous_kept.clone().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
-                    && let Some(m) = memos.iter_mut().rev().find(|m| {
-                        m.new
-                            && m.replaced.is_none()
-                            && m.sources.last() == Some(&p.2)
-                            && orders::prohibits(&m.text)
-                    })
-                {
+                // "Please don't push the migrations by hand on the server. Fix the actual
+                // problem of migrations not running from the CD pipeline.": the order right
+                // after a prohibition names the way to take instead; the rule is both.
+                if why == Dropped::Request && orders::names_the_way_instead(&said.text) {
                     let (order, _) = durable::without_lead(&said.text);
-                    m.text = format!("{} {}", terminate(&m.text), terminate(&order));
-                    previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
-                    continue;
+                    if join_to_previous(&mut memos, &mut previous_kept, said, &terminate(&order), |m| {
+                        orders::prohibits(&m.text)
+                    }) {
+                        continue;
+                    }
                 }
                 *tally.dropped.entry(why).or_default() += 1;
                 previous =
@@ -259,19 +244,9 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // A pronoun whose thing the sentence itself names ("… on yarn.lock and npm makes a
         // mess of it") needs nothing before it.
         let hole = has_hole(&text);
-        let continuation = (pronoun_subject || hole)
-            && previous_kept.as_ref().is_some_and(|p| p.0 == said.source && p.1 + 1 == said.index);
-        if continuation {
-            let p = previous_kept.clone().expect("checked");
-            if let Some(m) = memos
-                .iter_mut()
-                .rev()
-                .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&p.2))
-            {
-                m.text = format!("{} {}", terminate(&m.text), text);
-                previous_kept = Some((said.source.clone(), said.index, p.2.clone()));
-                continue;
-            }
+        let continuation = pronoun_subject || hole;
+        if continuation && join_to_previous(&mut memos, &mut previous_kept, said, &text, |_| true) {
+            continue;
         }
         // A pronoun with nothing to stand for is a hole: "The CLI should handle that …".
         // "It's argo.platform.tessellate.io now", "dev doesn't live there anymore, it points at
@@ -507,6 +482,37 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         cost_usd: None,
         notes,
     })
+}
+
+/// The sentence just kept: where it was said, its place in the turn, and the source of the
+/// memo it went into.
+type LastKept = Option<(SaidIn, usize, Source)>;
+
+/// Appends `addition` to the memo that the sentence right before `said`, in the same turn,
+/// went into (a new, current one that `fits`), and makes `said` the last sentence kept. False
+/// when there is no such memo: the sentence is judged alone.
+fn join_to_previous(
+    memos: &mut [Memo],
+    previous_kept: &mut LastKept,
+    said: &said::Said,
+    addition: &str,
+    fits: impl Fn(&Memo) -> bool,
+) -> bool {
+    let Some((_, _, source)) =
+        previous_kept.as_ref().filter(|p| p.0 == said.source && p.1 + 1 == said.index).cloned()
+    else {
+        return false;
+    };
+    let Some(m) = memos
+        .iter_mut()
+        .rev()
+        .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&source) && fits(m))
+    else {
+        return false;
+    };
+    m.text = format!("{} {addition}", terminate(&m.text));
+    *previous_kept = Some((said.source.clone(), said.index, source));
+    true
 }
 
 /// The old value a change names, as a superseded line of the change's topic.

@@ -328,6 +328,11 @@ pub fn reads_as_pasted(sentence: &str, form: &TurnForm) -> bool {
         || (LINE_REF.is_match(sentence) && identifier_share(sentence) > 0.0 && form.line_refs > 0)
 }
 
+/// Does the text cite a line or a file position ("line 485", "main.go:12", "L40-L52")?
+pub fn cites_a_line(text: &str) -> bool {
+    LINE_REF.is_match(text)
+}
+
 /// Is this sentence formal advice or explanation in the third person?
 pub fn is_advice(sentence: &str) -> bool {
     ADVICE.is_match(sentence)
