@@ -421,22 +421,21 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     if !UPDATE.is_match(new) {
         return false;
     }
-    // The same thing given another version number: "Java 17" → "Java 21".
-    for n in NAME_VERSION.captures_iter(new).filter(|c| names_a_version(new, c)) {
+    // The same thing given another version number: "Java 17" → "Java 21", or "minSdk 提到 26"
+    // (a name raised or lowered to a number) after "minSdk 24".
+    let given = NAME_VERSION
+        .captures_iter(new)
+        .filter(|c| names_a_version(new, c))
+        .chain(ZH_RAISE.captures_iter(new))
+        .map(|c| (c[1].to_string(), c[2].to_string()));
+    for (name, version) in given {
         for o in NAME_VERSION.captures_iter(old).filter(|c| names_a_version(old, c)) {
-            if n[1].eq_ignore_ascii_case(&o[1])
-                && n[2] != o[2]
-                && !holds(old, &format!("{} {}", &n[1], &n[2]))
+            if name.eq_ignore_ascii_case(&o[1])
+                && version != o[2]
+                && !holds(old, &format!("{name} {version}"))
             {
                 return true;
             }
-        }
-    }
-    // "minSdk 提到 26" after "minSdk 24": a name raised or lowered to another number.
-    for c in ZH_RAISE.captures_iter(new) {
-        let (thing, to) = (&c[1], &c[2]);
-        if NAME_VERSION.captures_iter(old).any(|o| o[1].eq_ignore_ascii_case(thing) && &o[2] != to) {
-            return true;
         }
     }
     // "把 Flutter 升到 3.22.2": a fact naming Flutter with another version number.
