@@ -62,6 +62,13 @@ fn dream(memory: &Path, sessions: &[ParsedSession], now: &str) -> EngineSummary 
     OfflineEngine::with_time_zone(TimeZone::UTC).dream(&ctx).unwrap()
 }
 
+/// One session of `turns` said at `at`, dreamt at `now` into a fresh memory folder.
+fn dream_turns(at: &str, now: &str, turns: &[&str]) -> (tempfile::TempDir, EngineSummary) {
+    let tmp = tempfile::tempdir().unwrap();
+    let summary = dream(tmp.path(), &[session("s1", at, turns)], now);
+    (tmp, summary)
+}
+
 /// Every fact line of every topic file, with its section: (file, current?, line).
 fn fact_lines(memory: &Path) -> Vec<(String, bool, String)> {
     let mut out = Vec::new();
@@ -504,19 +511,14 @@ fn a_way_of_working_said_among_orders_about_attached_code_is_how_that_work_is_do
 /// stays current.
 #[test]
 fn a_change_from_a_value_memory_never_held_leaves_that_value_under_superseded() {
-    let tmp = tempfile::tempdir().unwrap();
-    let memory = tmp.path();
-    let summary = dream(
-        memory,
-        &[session(
-            "s1",
-            "2026-05-13T09:00:00Z",
-            &[
-                "We moved the marketing site from Contentful to Sanity last sprint, all content lives in Sanity now.",
-            ],
-        )],
+    let (tmp, summary) = dream_turns(
+        "2026-05-13T09:00:00Z",
         "2026-05-13T10:00:00Z",
+        &[
+            "We moved the marketing site from Contentful to Sanity last sprint, all content lives in Sanity now.",
+        ],
     );
+    let memory = tmp.path();
     // What the dream reports is what it wrote: one line under Superseded.
     assert!(summary.text.contains("1 superseded"), "{}", summary.text);
     assert_eq!(current_holding(memory, &["Sanity"]).len(), 1, "{:#?}", fact_lines(memory));
@@ -530,20 +532,15 @@ fn a_change_from_a_value_memory_never_held_leaves_that_value_under_superseded() 
 
 #[test]
 fn a_prohibition_takes_along_the_order_that_names_the_way_instead() {
-    let tmp = tempfile::tempdir().unwrap();
-    let memory = tmp.path();
-    dream(
-        memory,
-        &[session(
-            "s1",
-            "2026-05-13T09:00:00Z",
-            &[
-                "Please dont just push through the migrations by executing them directly on the server. Fix the actual problem of migrations not running correctly from the CD pipeline.",
-                "Never commit generated files. Add a test for the parser.",
-            ],
-        )],
+    let (tmp, _) = dream_turns(
+        "2026-05-13T09:00:00Z",
         "2026-05-13T10:00:00Z",
+        &[
+            "Please dont just push through the migrations by executing them directly on the server. Fix the actual problem of migrations not running correctly from the CD pipeline.",
+            "Never commit generated files. Add a test for the parser.",
+        ],
     );
+    let memory = tmp.path();
     let migrations = current_holding(memory, &["migrations"]);
     assert_eq!(migrations.len(), 1, "{:#?}", fact_lines(memory));
     assert!(migrations[0].contains("from the CD pipeline"), "{}", migrations[0]);
@@ -555,20 +552,15 @@ fn a_prohibition_takes_along_the_order_that_names_the_way_instead() {
 
 #[test]
 fn a_new_address_says_itself_whatever_its_pointer_stood_for() {
-    let tmp = tempfile::tempdir().unwrap();
-    let memory = tmp.path();
-    dream(
-        memory,
-        &[session(
-            "s1",
-            "2026-03-25T09:00:00Z",
-            &[
-                "no — dev doesn't live there anymore, it points at the new gateway https://gw.dev.example.net since Monday. Update the env.",
-                "It should handle that automatically.",
-            ],
-        )],
+    let (tmp, _) = dream_turns(
+        "2026-03-25T09:00:00Z",
         "2026-03-25T10:00:00Z",
+        &[
+            "no — dev doesn't live there anymore, it points at the new gateway https://gw.dev.example.net since Monday. Update the env.",
+            "It should handle that automatically.",
+        ],
     );
+    let memory = tmp.path();
     assert_eq!(current_holding(memory, &["gw.dev.example.net"]).len(), 1, "{:#?}", fact_lines(memory));
     // A pointer with no address after it is still a hole.
     assert!(current_holding(memory, &["automatically"]).is_empty(), "{:#?}", fact_lines(memory));
@@ -576,19 +568,14 @@ fn a_new_address_says_itself_whatever_its_pointer_stood_for() {
 
 #[test]
 fn a_bare_list_of_code_names_gives_the_statement_before_it_its_examples() {
-    let tmp = tempfile::tempdir().unwrap();
-    let memory = tmp.path();
-    dream(
-        memory,
-        &[session(
-            "s1",
-            "2026-06-08T09:00:00Z",
-            &[
-                "parse_obj is pydantic v1 — we're on v2 everywhere. model_validate, model_dump, etc. And just type the body as SimilarRequest.",
-            ],
-        )],
+    let (tmp, _) = dream_turns(
+        "2026-06-08T09:00:00Z",
         "2026-06-08T10:00:00Z",
+        &[
+            "parse_obj is pydantic v1 — we're on v2 everywhere. model_validate, model_dump, etc. And just type the body as SimilarRequest.",
+        ],
     );
+    let memory = tmp.path();
     let v2 = current_holding(memory, &["v2 everywhere"]);
     assert_eq!(v2.len(), 1, "{:#?}", fact_lines(memory));
     assert!(v2[0].contains("model_validate, model_dump"), "{}", v2[0]);
