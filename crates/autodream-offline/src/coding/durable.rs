@@ -32,7 +32,7 @@ mod leads;
 mod people;
 mod questions;
 
-use leads::{LABEL, LEAD_EN, MEANINGFUL_LABEL, REMEMBER_LEAD};
+use leads::{LABEL, MEANINGFUL_LABEL, REMEMBER_LEAD};
 pub use leads::{without_lead, writes_a_rule_down};
 use people::{about_the_user, in_third_person, names_a_person};
 use questions::is_question;
@@ -111,8 +111,7 @@ static IN_HAND: LazyLock<Regex> =
 
 /// Is the sentence a reminder ("don't forget to", "remember to") of one way over another?
 fn reminds_of_a_choice(sentence: &str, rest: &str) -> bool {
-    let s = sentence.trim();
-    let s = LEAD_EN.find(s).map_or(s, |m| &s[m.end()..]);
+    let s = leads::after_discourse_lead(sentence);
     REMEMBER_LEAD.find(s).is_some_and(|m| {
         m.as_str().to_lowercase().contains("forget") || m.as_str().to_lowercase().ends_with("to ")
     }) && CONTRAST.is_match(rest)

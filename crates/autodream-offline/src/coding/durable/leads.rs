@@ -12,7 +12,7 @@ use crate::text::re;
 use super::super::kinds::{UPDATE, word_count};
 
 /// Words that open a sentence without adding to it.
-pub(super) static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
+static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)\s*[,.:;!—–-]+\s*)|(?:(?:hi+|hey+|hiya|hello|hola|howdy|morning|good morning|also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–~～-]*))+",
     )
@@ -62,12 +62,17 @@ static WRITE_DOWN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:(?:i want (?:you )?to|i'?d like (?:you )?to|let'?s|please|we (?:need|should) (?:to )?)\s+)?(?:(?:create|write|add|put|make)\s+(?:an?\s+|the\s+|some\s+)?(?:instructions?|rules?|guidelines?|notes?)(?:\s+(?:in|to|into)\s+\S+)?\s+(?:that\s+)?(?:(?:state|say)s?\s+)?that|(?:mention|document|state|clarify)\s+that)[,:]?\s+",
     )
 });
+/// The sentence after its English discourse lead ("OK, so", "Also"), trimmed.
+pub(super) fn after_discourse_lead(sentence: &str) -> &str {
+    let s = sentence.trim();
+    LEAD_EN.find(s).map_or(s, |m| &s[m.end()..])
+}
+
 /// Does the sentence order a rule written down ("I want to create instructions that state that
 /// …", "Add a rule to AGENTS.md that …")? The user means it to hold beyond the task: evidence
 /// that it lasts.
 pub fn writes_a_rule_down(sentence: &str) -> bool {
-    let s = sentence.trim();
-    let s = LEAD_EN.find(s).map_or(s, |m| &s[m.end()..]);
+    let s = after_discourse_lead(sentence);
     WRITE_DOWN_LEAD.find(s).is_some_and(|m| {
         let lead = m.as_str().to_lowercase();
         ["instruction", "rule", "guideline"].iter().any(|w| lead.contains(w))

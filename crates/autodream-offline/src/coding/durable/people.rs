@@ -24,7 +24,7 @@ pub(super) fn in_third_person(text: &str) -> String {
     });
     static I_AM: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:I'?m|I am) "));
     if let Some(m) = I_AM.find(text) {
-        return format!("The user is {}", &text[m.end()..]);
+        return format!("The user is {}", in_their_words(&text[m.end()..]));
     }
     let Some(c) = FIRST.captures(text) else { return text.to_string() };
     let verb = c[1].to_lowercase();
@@ -38,7 +38,7 @@ pub(super) fn in_third_person(text: &str) -> String {
         v if v.starts_with("don") => "doesn't like".to_string(),
         v => v.to_string(),
     };
-    format!("The user {verb}{}", &text[c.get(0).expect("match").end()..])
+    format!("The user {verb}{}", in_their_words(&text[c.get(0).expect("match").end()..]))
 }
 
 /// The user saying who they are: "I'm a data engineer on …", "I work on …", "My role is …".

@@ -393,6 +393,11 @@ fn the_user_saying_who_they_are_is_told_of_them() {
         judge("数据标注是陈晨在负责，数据有问题直接找她。", day, false),
         Verdict::Keep(Kept { kind: Kind::Person, .. })
     ));
+    // A preference is told of the user to its end.
+    assert_eq!(
+        in_third_person("I prefer short commit messages on my branches."),
+        "The user prefers short commit messages on their branches."
+    );
     // The speaker's plan for the day is none of these.
     assert_eq!(user("I did the migration yesterday."), None);
 }
