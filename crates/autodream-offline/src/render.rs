@@ -110,11 +110,16 @@ pub fn run_start(text: &str) -> String {
     capitalise_first(&text[cut..])
 }
 
+/// Is the word a name of code, whose case is its own ("parse_obj", "iOS", "e2e", "v3.2",
+/// "packages/ui", "blank=True")?
+pub fn is_code_name(word: &str) -> bool {
+    word.contains(['_', '.', '/', '`', '(', '='])
+        || word.chars().skip(1).any(|c| c.is_uppercase() || c.is_ascii_digit())
+}
+
 /// The text with its first letter capitalised.
 pub fn capitalise_first(s: &str) -> String {
-    // "parse_obj is pydantic v1", "npm run build", "iOS": a name of code keeps its case.
-    let first = s.split_whitespace().next().unwrap_or("");
-    if first.contains(['_', '.', '/', '`', '(']) || first.chars().skip(1).any(|c| c.is_uppercase()) {
+    if is_code_name(s.split_whitespace().next().unwrap_or("")) {
         return s.to_string();
     }
     let mut c = s.chars();
@@ -358,6 +363,7 @@ mod tests {
     fn a_name_of_code_keeps_its_case() {
         assert_eq!(capitalise_first("parse_obj is pydantic v1"), "parse_obj is pydantic v1");
         assert_eq!(capitalise_first("iOS 17 is the minimum"), "iOS 17 is the minimum");
+        assert_eq!(capitalise_first("e2e 我们用 Detox"), "e2e 我们用 Detox");
         assert_eq!(capitalise_first("specs live in spec/"), "Specs live in spec/");
     }
 

@@ -336,7 +336,7 @@ pub fn reads_as_statement(text: &str) -> bool {
     let first = t.split_whitespace().next().unwrap_or("");
     let starts_well =
         t.chars().next().is_some_and(|c| c.is_uppercase() || c == '`' || crate::text::is_cjk(c))
-            || first.contains(['.', '/', '_']);
+            || crate::render::is_code_name(first);
     starts_well && !NOT_A_STATEMENT.is_match(t) && !super::has_hole(t) && !super::has_pronoun_subject(t)
 }
 

@@ -195,15 +195,6 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             break;
         }
     }
-    let mut text = s.to_string();
-    if let Some(first) = text.chars().next()
-        && first.is_lowercase()
-    {
-        // "specs live in spec/" → "Specs live in spec/", but never a code identifier.
-        let word: String = text.chars().take_while(|c| !c.is_whitespace()).collect();
-        if word.chars().all(|c| c.is_alphabetic() || c == '\'') {
-            text = first.to_uppercase().collect::<String>() + &text[first.len_utf8()..];
-        }
-    }
-    (text, correction)
+    // "specs live in spec/" → "Specs live in spec/", but never a code identifier.
+    (crate::render::capitalise_first(s), correction)
 }
