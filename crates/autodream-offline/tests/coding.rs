@@ -378,6 +378,26 @@ fn copied_turns_are_no_evidence_and_plans_give_one_verification_line() {
 }
 
 #[test]
+fn numbered_replies_to_the_agents_numbered_questions_are_written_with_their_questions() {
+    let asked = "Here is the layout.\n\n**Questions for you:**\n1. Should the active session always be lane 1 (leftmost), or rightmost?\n2. For >3 sessions, should we cycle lanes or just show space (no line)?\n3. Do you want me to implement it now?";
+    let entries = [
+        serde_json::json!({"type": "assistant", "timestamp": "2026-01-15T10:00:00Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": asked}]}}),
+        serde_json::json!({"type": "user", "timestamp": "2026-01-15T10:01:00Z",
+            "message": {"role": "user", "content": "1. left most, if all 3 lanes are active and another would start we just show no line 2. cycle 3. yes"}}),
+    ];
+    let memory = dream_claude_entries(&entries, "2026-01-15T10:01:00Z", "2026-01-16T00:00:00Z");
+    let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, line)| line).collect();
+    assert_eq!(
+        lines,
+        [
+            "- Should the active session always be lane 1 (leftmost), or rightmost? Answered: left most, if all 3 lanes are active and another would start we just show no line (2026-01-15).",
+            "- For >3 sessions, should we cycle lanes or just show space (no line)? Answered: cycle (2026-01-15).",
+        ],
+    );
+}
+
+#[test]
 fn a_pick_among_the_agents_options_is_a_decision_and_an_answer_to_nothing_is_not() {
     let offers = "How should summary generation failures be handled?\n\n| Option | Description |\n|---|---|\n| **A. Silent fallback (Recommended)** | Log the error, save the checkpoint without a summary. |\n| **B. Fail the operation** | The commit fails when the summary fails. |\n\nWhich do you prefer?";
     let entries = [

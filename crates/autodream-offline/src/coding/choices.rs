@@ -14,8 +14,13 @@
 //! | an option the agent offered, as a heading or bold lead | "**Option C — Thank you footer**" |
 //! | an option in a table row | "\| **A. `auto_summarize: true`** \| Simple boolean … \|" |
 //!
-//! An answer that numbers its replies to several questions ("1. no 2. we show …") picks
-//! nothing, and neither does a label the agent's last message did not offer.
+//! A label the agent's last message did not offer picks nothing. An answer that numbers its
+//! replies to the agent's numbered questions ("1. no, 2. left most, if all 3 lanes are active
+//! we just show no line") picks no option either: each reply answers its question, and the
+//! two are written together ("Should the active session always be lane 1, or rightmost?
+//! Answered: left most, …"), since a reply alone is a fragment no later session can place.
+//! Questions about the work at hand ("Should I commit now?", "Do you want me to research it
+//! first?") decide nothing lasting and are left out.
 
 use std::sync::LazyLock;
 
@@ -59,6 +64,95 @@ pub struct Offer {
     /// What the agent said the option means: a table's next cell, or the first sentence
     /// under the option's heading.
     pub detail: Option<String>,
+}
+
+/// "1. **Are you okay replacing the SDK entirely?** The login flow …": a numbered item of the
+/// agent's message.
+static NUMBERED_ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:\*\*)?([1-9])[.)]\s+(.+)$"));
+/// "1 - yeah, 2 - definitely", "1. no 2. we show …": where each numbered reply starts.
+static REPLY_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[\s,;.])([1-9])\s*(?:[.):]|\s-)\s+"));
+/// A question about how the work goes on, not about how things should be.
+static ABOUT_THE_WORK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:should i|shall i|do you want me|want me to|would you like me|can i|may i|ready to|proceed|continue|go ahead|commit|push|merge|first|now|next|before (?:i|we)|right away|at this point)\b",
+    )
+});
+/// "i like option 3": a reply that picks from another list than the one asked about.
+static OTHER_PICK: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\boption\s+[a-h1-9]\b"));
+
+/// "not sure what the current behaviour is, but …": a reply that does not know.
+static UNSURE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:not sure|maybe|perhaps|i don'?t know|no idea|hm+|i guess|dunno)\b"));
+
+/// One reply to one of the agent's numbered questions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The question and the reply, as one line.
+    pub line: String,
+    /// The reply as the user typed it.
+    pub reply: String,
+}
+
+/// The agent's numbered questions, by number.
+fn numbered_questions(agent: &str) -> Vec<(u32, String)> {
+    let mut out: Vec<(u32, String)> = Vec::new();
+    let mut in_fence = false;
+    for line in agent.lines() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let Some(c) = NUMBERED_ITEM.captures(line).filter(|_| !in_fence) else { continue };
+        let number: u32 = c[1].parse().expect("one digit");
+        let item = c[2].replace("**", "");
+        let Some(end) = item.find('?') else { continue };
+        let question = clean(&item[..=end]);
+        out.retain(|(n, _)| *n != number);
+        out.push((number, question));
+    }
+    out
+}
+
+/// The replies of a numbered answer to the agent's numbered questions, each with its question,
+/// or nothing when the answer is not numbered that way.
+pub fn answers(agent: &str, answer: &str) -> Vec<Answer> {
+    let questions = numbered_questions(agent);
+    if questions.len() < 2 {
+        return Vec::new();
+    }
+    let marks: Vec<(u32, usize, usize)> = REPLY_NUMBER
+        .captures_iter(answer)
+        .map(|c| {
+            let number = c.get(1).expect("group");
+            (number.as_str().parse().expect("one digit"), number.start(), c.get(0).expect("match").end())
+        })
+        .collect();
+    // The replies are numbered 1, 2, … in order, and the first opens the answer.
+    let in_order = marks.iter().enumerate().all(|(i, m)| m.0 == i as u32 + 1);
+    if marks.len() < 2 || !in_order || !answer[..marks[0].1].trim().is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, &(number, _, start)) in marks.iter().enumerate() {
+        let end = marks.get(i + 1).map_or(answer.len(), |next| next.1);
+        // A reply is one line: what follows a line break is the user going on to other things.
+        let reply = answer[start..end].lines().next().unwrap_or("");
+        let reply = reply.trim().trim_end_matches([',', ';', '.', ' ']).trim();
+        let Some((_, question)) = questions.iter().find(|(n, _)| *n == number) else { continue };
+        if reply.is_empty()
+            || reply.contains('?')
+            || OTHER_PICK.is_match(reply)
+            || UNSURE.is_match(reply)
+            || ABOUT_THE_WORK.is_match(question)
+        {
+            continue;
+        }
+        let line = format!("{question} Answered: {reply}.");
+        if line.chars().count() <= MAX_CHARS {
+            out.push(Answer { line, reply: reply.to_string() });
+        }
+    }
+    out
 }
 
 /// The label the user's answer picks, upper-cased.
@@ -192,10 +286,11 @@ fn remedies_a_problem(agent: &str) -> bool {
     before.into_iter().any(|l| PROBLEM_FRAME.is_match(l))
 }
 
-/// Is this memo a pick ("… Chosen: X: …; not Y")? What was chosen and what it was chosen over
+/// Is this memo a pick ("… Chosen: X: …; not Y") or a reply with its question ("…? Answered:
+/// …")? What was chosen and what it was chosen over
 /// are one decision: its clauses stand or fall together.
 pub fn is_pick(text: &str) -> bool {
-    text.starts_with("Chosen: ") || text.contains("? Chosen: ")
+    text.starts_with("Chosen: ") || text.contains("? Chosen: ") || text.contains("? Answered: ")
 }
 
 /// The first prose sentence under an option's heading, before the next option or a blank
@@ -327,5 +422,50 @@ mod tests {
                 "Chosen: Show the current branch: Shows where the session is now; not Show the original branch."
             )
         );
+    }
+
+    const QUESTIONS: &str = "Here are the scenarios.\n\n```\n1. not a question?\n```\n\n**Questions for you:**\n1. Do you prefer the ending indicators (`╭╰•`) or just continuous lines with implicit gaps?\n2. Should the active session always be lane 1 (leftmost), or rightmost?\n3. For >3 sessions, should we cycle lanes or just show space (no line)?";
+
+    #[test]
+    fn numbered_replies_are_written_with_their_questions() {
+        let got = answers(QUESTIONS, "1. i like option 3, 2. left most, if all 3 lanes are active we just show no line");
+        assert_eq!(
+            got,
+            vec![Answer {
+                line: "Should the active session always be lane 1 (leftmost), or rightmost? Answered: left most, if all 3 lanes are active we just show no line.".to_string(),
+                reply: "left most, if all 3 lanes are active we just show no line".to_string(),
+            }]
+        );
+        let got = answers(QUESTIONS, "1 - continuous lines, 2 - leftmost, 3 - cycle");
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[2].line, "For >3 sessions, should we cycle lanes or just show space (no line)? Answered: cycle.");
+        // A reply ends with its line; a reply that does not know answers nothing.
+        let got = answers(QUESTIONS, "1. not sure yet, 2. leftmost\n\nI've also updated the issue.");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].reply, "leftmost");
+    }
+
+    #[test]
+    fn replies_that_are_not_numbered_answers_give_nothing() {
+        // Not numbered from 1, not numbered at all, numbers inside a sentence, a question back.
+        for answer in [
+            "2. leftmost",
+            "leftmost and cycle",
+            "we need 2 lanes and 3 colours",
+            "1. is the runner not the same as the session creator? 2. yes",
+        ] {
+            let got = answers(QUESTIONS, answer);
+            assert!(got.iter().all(|a| !a.line.contains("Do you prefer")), "{answer}: {got:?}");
+            assert!(got.len() <= 1, "{answer}: {got:?}");
+        }
+        assert!(answers(QUESTIONS, "2. leftmost, 3. cycle").is_empty());
+        assert!(answers(QUESTIONS, "leftmost and cycle").is_empty());
+        // One question is no numbered list.
+        assert!(answers("1. Should the rail be green?", "1. yes, 2. no").is_empty());
+        // Questions about the work at hand decide nothing lasting.
+        let work = "Two questions:\n1. **Are you okay replacing the PnP Modal SDK entirely?** You'd build the login screens yourself.\n2. **Do you want to research the Core Kit options first** before replanning?";
+        let got = answers(work, "1 - yeah, 2 - definitely, go for it.");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].line, "Are you okay replacing the PnP Modal SDK entirely? Answered: yeah.");
     }
 }

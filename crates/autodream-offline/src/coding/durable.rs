@@ -302,13 +302,13 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         return Verdict::Drop(Dropped::Status);
     }
     // "docker isn't relevant, we can solve that using GitHub Runners on PR's": one way set
-    // aside for another is a decision.
+    // aside for another is a decision, as explicit as "X, not Y".
     if !note && sets_aside_for_another(trimmed) {
         return Verdict::Keep(Kept {
             kind: Kind::Decision,
             text: trimmed.to_string(),
             refers_back: false,
-            standing: false,
+            standing: true,
         });
     }
     // "… but the problem is that NuShell does not support it", "GitHub also creates

@@ -424,15 +424,27 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             // "I like Option C": the pick, with the option's words, is a decision of the
             // user's, as deliberate as a note.
             let decided = offered.and_then(|agent| super::choices::decision(agent, prose.trim()));
+            // "1. no, 2. left most, …": replies to the agent's numbered questions are written
+            // with their questions, and leave the user's prose.
+            let answered = match (offered, &decided) {
+                (Some(agent), None) => super::choices::answers(agent, user_part(raw).trim()),
+                _ => Vec::new(),
+            };
+            let mut rest = prose.clone();
+            for a in &answered {
+                rest = rest.replacen(&a.reply, " ", 1);
+            }
             let confirmed = decided.is_some();
             let first = heard.sentences.len();
-            push_sentences(&mut heard.sentences, &prose, at, date, source.clone(), false, form);
+            push_sentences(&mut heard.sentences, &rest, at, date, source.clone(), false, form);
             for s in &mut heard.sentences[first..] {
                 s.confirmed = confirmed;
             }
-            if let Some(text) = decided {
+            let made = decided.into_iter().chain(answered.into_iter().map(|a| a.line));
+            for text in made {
                 let index = heard.sentences.len() - first;
-                heard.sentences.push(Said { text, at, date, source, index, note: true, form, confirmed });
+                let source = source.clone();
+                heard.sentences.push(Said { text, at, date, source, index, note: true, form, confirmed: true });
             }
         }
         if any {

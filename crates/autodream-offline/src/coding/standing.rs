@@ -14,6 +14,7 @@
 //! | where our things are kept | "keep our working documentation in Linear" | the order |
 //! | what the agent has access to | "you have access to the ssh keys" | the sentence |
 //! | where a service is, with its address | "the grafana dashboard is deployed here: https://…" | the sentence |
+//! | what is always or never done in a named case | "if error is type of cli.SilentError, do not print anything" | the sentence |
 //!
 //! Each returns the text to keep; a sentence of none of these forms is left to the rules.
 
@@ -64,6 +65,19 @@ static DEPLOYED_AT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:the |our )?[\w -]{2,40} (?:is|are) (?:deployed|hosted|located|running|available|live|published) (?:here|at|on|under)\b:?\s*<?https?://\S+>?\s*[.!]?$",
     )
 });
+/// "if error is type of cli.SilentError, do not print anything": a case, then what is always
+/// or never done in it. The case must name its own thing: "if that fails, don't push" is about
+/// the task at hand, and "if you see it, don't worry" is reassurance.
+static IN_CASE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:and |also )?(?:if|when|whenever) (?P<case>[^,;]{3,80}),\s*(?:(?:we|you|it) (?:should |must )?)?(?:do not|don'?t|never|always|must not|should not|shouldn'?t) (?P<what>\w+)",
+    )
+});
+static CASE_OF_THE_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:this|that|it|these|those|now|here|yet|still|again|you (?:see|get|find|can'?t))\b")
+});
+static REASSURANCE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:worry|bother|hesitate|panic|mind|forget|wait|stop)$"));
 
 /// The sentence's standing form: the kind and the text to keep, or `None`.
 pub fn standing_form(sentence: &str) -> Option<(Kind, String)> {
@@ -95,6 +109,12 @@ pub fn standing_form(sentence: &str) -> Option<(Kind, String)> {
     }
     if DEPLOYED_AT.is_match(s) {
         return Some((Kind::Reference, capitalise(s)));
+    }
+    if let Some(c) = IN_CASE.captures(s)
+        && !CASE_OF_THE_MOMENT.is_match(&c["case"])
+        && !REASSURANCE.is_match(&c["what"])
+    {
+        return Some((Kind::Preference, capitalise(s)));
     }
     if ACCESS.is_match(s) {
         return Some((Kind::Fact, capitalise(s)));
@@ -148,6 +168,16 @@ mod tests {
                 Kind::Fact,
                 "You can check everything on the server yourself, you have access to the ssh keys.",
             ),
+            (
+                "if error is type of cli.SilentError, do not print anything",
+                Kind::Preference,
+                "If error is type of cli.SilentError, do not print anything",
+            ),
+            (
+                "When a migration touches the users table, always take a backup first.",
+                Kind::Preference,
+                "When a migration touches the users table, always take a backup first.",
+            ),
         ] {
             assert_eq!(standing_form(said), Some((kind, kept.to_string())), "{said}");
         }
@@ -164,6 +194,9 @@ mod tests {
             "do you have access to the ssh keys?",
             "use table driven tests",
             "the fix is deployed here: https://example.com/pr/3 but it still fails",
+            "if that fails, don't push",
+            "if you see a warning about the lockfile, don't worry",
+            "if the build is green now, do not wait for me",
         ] {
             assert_eq!(standing_form(said), None, "{said}");
         }
