@@ -410,6 +410,10 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let cjk = trimmed.chars().filter(|&c| is_cjk(c)).count();
     let specific = SPECIFIC.is_match(trimmed) || cjk >= 6;
     let how_to = HOW_TO.is_match(body);
+    // "Use subagents if you need": leave for this work, not a way of working.
+    if super::orders::is_leave_for_the_work(body) && !STRONG_STANDING.is_match(trimmed) {
+        return Verdict::Drop(Dropped::Request);
+    }
     // "Do not change the code yet": a limit on this task, not a rule.
     let for_now = FOR_NOW.is_match(trimmed) && !STRONG_STANDING.is_match(trimmed);
     if for_now && (is_imperative(body) || STANDING_IMPERATIVE.is_match(body)) {

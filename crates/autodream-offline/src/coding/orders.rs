@@ -296,6 +296,19 @@ pub fn turns_to_order(clause: &str) -> bool {
 }
 
 /// Is the sentence an order in one of these forms?
+/// "Use subagents if you need", "run the e2e suite if needed": leave to do something in this
+/// work, the order's whole content a way the agent may take now. A permission that names
+/// what it is for ("ping Kofi if you need a token", "read .env.example if you need to know
+/// which variables exist") tells where something is and stays.
+pub fn is_leave_for_the_work(body: &str) -> bool {
+    static LEAVE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:if (?:you |u )?(?:need|want|like|wish|prefer)(?: (?:to|it|them|so))?|if (?:needed|necessary|required|you must)|as (?:needed|necessary|required)|when needed)\s*[.!]?\s*$",
+        )
+    });
+    (is_imperative(body) || STANDING_IMPERATIVE.is_match(body)) && LEAVE.is_match(body)
+}
+
 pub fn is_order_form(body: &str) -> bool {
     // "Need a date-range picker on the KPI row …": the speaker's "I" left out of a want for
     // something new ("Need the nightly export to go to the new bucket" states a change).
@@ -374,6 +387,21 @@ mod tests {
             "Internal changes are never breaking changes.",
         ] {
             assert!(!is_order_form(rule), "{rule}");
+        }
+    }
+
+    #[test]
+    fn leave_for_the_work_is_told_from_where_something_is() {
+        for leave in ["Use subagents if you need", "run the e2e suite if needed.", "Use the LSP tool as needed"] {
+            assert!(is_leave_for_the_work(leave), "{leave}");
+        }
+        for stays in [
+            "Ping Kofi if you need a token",
+            "Read .env.example if you need to know which variables exist",
+            "Our dashboards are in Grafana if you need numbers",
+            "Use pnpm, never npm",
+        ] {
+            assert!(!is_leave_for_the_work(stays), "{stays}");
         }
     }
 
