@@ -124,6 +124,14 @@ static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
 static LIST_ITEM_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)]|\d{1,2}\s?[-–])\s+").expect("valid regex"));
+/// "Which approach do you think is better?", "What would be the best option here?": a question
+/// that weighs the ways listed after it.
+static WEIGHS_WAYS_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:\b(?:which|what)\b[^?]{0,80}\b(?:approach|option|way|solution|one|better|best)\b|\b(?:better|best|prefer(?:able|red)?)\b)[^?]{0,40}\?\s*$",
+    )
+    .expect("valid regex")
+});
 /// A preference that introduces a list without a colon: "I'd prefer that" and then bullets.
 static PREFERS_THAT_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:i'?d (?:prefer|like)|i (?:prefer|want)|we (?:prefer|want))(?: it)?(?: that| if)?$")
@@ -246,6 +254,9 @@ pub fn prose_of(raw: &str) -> (String, usize) {
     // Set once a line announces that what follows is pasted ("We got a complaint:", "See
     // below mistake.", "Can you check this?:").
     let mut pasted_from_here = false;
+    // Set after "Which approach do you think is better?": the items that follow are the ways
+    // the user weighs, not ways decided.
+    let mut weighing = false;
     for line in text.lines() {
         let t = line.trim();
         if pasted_from_here {
@@ -255,6 +266,10 @@ pub fn prose_of(raw: &str) -> (String, usize) {
             continue;
         }
         let item = LIST_ITEM_RE.find(t).map(|m| t[m.end()..].trim());
+        if weighing && item.is_some() {
+            continue;
+        }
+        weighing = item.is_none() && WEIGHS_WAYS_RE.is_match(t);
         // The items of "I'd prefer that" are the preference, however long each is.
         let longest = if list_prefers { 30 } else { 14 };
         if list_open

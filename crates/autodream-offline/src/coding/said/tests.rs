@@ -14,6 +14,13 @@ fn pasted_output_and_injected_blocks_are_not_prose() {
     let (prose, _) =
         prose_of("We need attribution on the summary\n- when was it created\n- what was the trigger");
     assert_eq!(prose, "We need attribution on the summary\nwhen was it created\nwhat was the trigger\n");
+    // The ways a question weighs are not ways decided; a list after a plain question is.
+    let (prose, _) = prose_of(
+        "Which approach do you think is better?\n1. Asking only once at enable, and never again.\n2. something else?\nWe store the answer in the config.",
+    );
+    assert_eq!(prose, "Which approach do you think is better?\nWe store the answer in the config.\n");
+    let (prose, _) = prose_of("Can you check these?\n- we use pnpm everywhere\n- CI runs on Buildkite");
+    assert_eq!(prose, "Can you check these?\nwe use pnpm everywhere\nCI runs on Buildkite\n");
     // A terminal pasted in: prompts of any shell, a tool's tagged and status lines, a
     // script's banners. The user's words around it stay.
     let raw = "push fails:\n❯ git push\n[entire] Pushing session logs to https://example.com/x.git...\n\
