@@ -428,7 +428,10 @@ mod tests {
 
     #[test]
     fn numbered_replies_are_written_with_their_questions() {
-        let got = answers(QUESTIONS, "1. i like option 3, 2. left most, if all 3 lanes are active we just show no line");
+        let got = answers(
+            QUESTIONS,
+            "1. i like option 3, 2. left most, if all 3 lanes are active we just show no line",
+        );
         assert_eq!(
             got,
             vec![Answer {
@@ -438,7 +441,10 @@ mod tests {
         );
         let got = answers(QUESTIONS, "1 - continuous lines, 2 - leftmost, 3 - cycle");
         assert_eq!(got.len(), 3, "{got:?}");
-        assert_eq!(got[2].line, "For >3 sessions, should we cycle lanes or just show space (no line)? Answered: cycle.");
+        assert_eq!(
+            got[2].line,
+            "For >3 sessions, should we cycle lanes or just show space (no line)? Answered: cycle."
+        );
         // A reply ends with its line; a reply that does not know answers nothing.
         let got = answers(QUESTIONS, "1. not sure yet, 2. leftmost\n\nI've also updated the issue.");
         assert_eq!(got.len(), 1, "{got:?}");

@@ -392,7 +392,9 @@ mod tests {
 
     #[test]
     fn leave_for_the_work_is_told_from_where_something_is() {
-        for leave in ["Use subagents if you need", "run the e2e suite if needed.", "Use the LSP tool as needed"] {
+        for leave in
+            ["Use subagents if you need", "run the e2e suite if needed.", "Use the LSP tool as needed"]
+        {
             assert!(is_leave_for_the_work(leave), "{leave}");
         }
         for stays in [

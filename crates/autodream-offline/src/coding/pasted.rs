@@ -160,8 +160,14 @@ static LINE_REF: LazyLock<Regex> = LazyLock::new(|| {
 /// The explanation of a review or an analysis: advice, a consequence, a turn of the argument
 /// ("Consider …", "This causes …", "However, …").
 const EXPLAINS: &str = r"consider|it is (?:recommended|suggested|advisable|worth)|it would be (?:better|cleaner|safer)|this (?:means|results|causes|leads|allows|ensures|makes|could|can|may|might|will|would|appears|seems)|these \w+ (?:are|could|can|may|should)|(?:additionally|furthermore|moreover|however|therefore|alternatively|similarly|otherwise),";
-static EXPLANATION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!("(?i)^(?:{EXPLAINS})")).expect("valid regex"));
+/// An explanation may open with the case it explains: "Since .env files are commonly used by
+/// other tools, this can cause all hooks to fail."
+static EXPLANATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        "(?i)^(?:(?:since|because|as|when|once) (?:[^,(]|\\([^)]*\\)){{3,200}},\\s*)?(?:{EXPLAINS})"
+    ))
+    .expect("valid regex")
+});
 /// Formal advice or explanation, written about the code rather than to the agent: the
 /// explanations above, and statements about "the X" or "a X" in the third person.
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
@@ -476,6 +482,10 @@ mod tests {
              code while holding the lock risks deadlocks. Consider copying the factories under the lock.",
             "The RunGitCommand function is defined in testenv.go but never called. However, \
              a grep for env.RunGitCommand returns no matches.",
+            // The consequence after the case it follows from.
+            "The wrapper script sources the .env file while set -u is active. Since .env files \
+             are used by other tools (Docker Compose, Rails, etc.), this can cause all hooks to fail. The script only needs \
+             ENTIRE_LOCAL_DEV.",
         ] {
             assert!(form(pasted).is_document(), "{pasted}");
         }
@@ -486,6 +496,7 @@ mod tests {
             "The trailer is `Checkpoint:`. Use `git log --grep` to find it. This means no parsing.",
             // Impersonal facts one after another, with no identifier: how people state them.
             "Deploys go out on Tuesdays. The staging server is rebuilt every night.",
+            "Since we moved to pnpm, this means one lockfile. The CI cache key is pnpm-lock.yaml.",
             // Facts typed tersely, identifiers and all: statements, no argument.
             "No. ViewModel tests are plain unit tests in src/test, using Turbine for flows and a \
              MainDispatcherRule. AndroidTest is only for Compose UI tests.",

@@ -459,7 +459,16 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             for text in made {
                 let index = heard.sentences.len() - first;
                 let source = source.clone();
-                heard.sentences.push(Said { text, at, date, source, index, note: true, form, confirmed: true });
+                heard.sentences.push(Said {
+                    text,
+                    at,
+                    date,
+                    source,
+                    index,
+                    note: true,
+                    form,
+                    confirmed: true,
+                });
             }
         }
         if any {
