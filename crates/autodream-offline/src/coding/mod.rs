@@ -322,7 +322,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // the old value move under "Superseded", the others stay.
         let mut split_off: Vec<Memo> = Vec::new();
         for old in memos.iter_mut().filter(|m| m.replaced.is_none() && !m.edited && m.date <= said.date) {
-            if !updates::supersedes(&text, &old.text) {
+            // One turn says its sentences together: "We're going back to Google Maps. Mapbox
+            // changed their pricing again" gives the reason, it takes nothing back.
+            let same_turn = old.sources.iter().any(|s| s.from == source.from && s.line == source.line);
+            if same_turn || !updates::supersedes(&text, &old.text) {
                 continue;
             }
             let parts =

@@ -401,6 +401,27 @@ fn names_a_version(text: &str, c: &regex::Captures<'_>) -> bool {
 }
 
 /// Does the newer `new` replace what the older `old` says?
+/// "We're going back to Google Maps" after "we're switching the map to Mapbox — Google Maps
+/// pricing is ugly": the value gone back to was the one left, so the fact that moved to
+/// another value of its slot is over, though it names both.
+fn goes_back_from(new: &str, old: &str) -> bool {
+    static BACK_TO: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to)\s+(.+)",
+        )
+    });
+    let vocabulary = &super::vocabulary::VOCABULARY;
+    let Some(c) = BACK_TO.captures(new) else { return false };
+    let back_to = vocabulary.values_in(&c[1]);
+    let in_old = vocabulary.values_in(old);
+    UPDATE.is_match(old)
+        && back_to.iter().any(|(category, value)| {
+            vocabulary.categories[*category].exclusive
+                && in_old.contains(&(*category, value.clone()))
+                && in_old.iter().any(|(oc, ov)| oc == category && ov != value)
+        })
+}
+
 pub fn supersedes(new: &str, old: &str) -> bool {
     // "Noor signed off on dropping 16" after "we're raising the minimum from iOS 16 to
     // iOS 17": the old fact already retires that value; the two agree.
@@ -411,6 +432,9 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     // A new value of a one-value slot ("the pipeline runs on CircleCI" after "CI runs on
     // Jenkins"), said without a change word.
     if super::vocabulary::VOCABULARY.replaces(new, old) {
+        return true;
+    }
+    if goes_back_from(new, old) {
         return true;
     }
     // The same statement with another value: "we use Kysely for the API" after "we use Prisma
@@ -508,6 +532,16 @@ fn value_words(text: &str) -> Vec<(String, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn going_back_to_a_value_ends_the_move_away_from_it() {
+        let moved = "We're switching the map to Mapbox — Google Maps pricing at our volume is ugly.";
+        assert!(supersedes("We're going back to Google Maps.", moved));
+        // The move it ends must have named the value gone back to and another of its slot; a
+        // fact of the value gone back to stays.
+        assert!(!supersedes("We're going back to Google Maps.", "Google Maps keys live in the vault."));
+        assert!(!goes_back_from("We're going back to Google Maps.", "Mapbox tiles are cached for a day."));
+    }
 
     #[test]
     fn old_values_are_read_off_the_announcement() {
