@@ -69,7 +69,7 @@ pub fn tidy(text: &str) -> String {
     {
         out = inner.trim().to_string();
     }
-    crate::render::capitalise_first(&out)
+    super::vocabulary::VOCABULARY.capitalise(&out)
 }
 
 /// One fact.

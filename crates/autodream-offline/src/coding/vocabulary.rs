@@ -147,6 +147,26 @@ pub static VOCABULARY: LazyLock<Vocabulary> =
     LazyLock::new(|| parse(VOCABULARY_TXT).expect("data/vocabulary.txt is valid"));
 
 impl Vocabulary {
+    /// Is `word` a name the vocabulary writes in lower case ("dbt", "pnpm", "npm")? Such a
+    /// name keeps its case at the start of a line.
+    pub fn is_lower_case_name(&self, word: &str) -> bool {
+        !word.is_empty()
+            && word.chars().all(|c| !c.is_uppercase())
+            && self.by_name.get(word).is_some_and(|cats| {
+                cats.iter().any(|&i| self.categories[i].values.iter().any(|v| v.as_str() == word))
+            })
+    }
+
+    /// The text with its first letter capitalised, unless it opens with a code name or with a
+    /// tool the vocabulary writes in lower case ("dbt 1.9 prep: …").
+    pub fn capitalise(&self, text: &str) -> String {
+        let first = text.split_whitespace().next().unwrap_or("");
+        if self.is_lower_case_name(first) {
+            return text.to_string();
+        }
+        crate::render::capitalise_first(text)
+    }
+
     /// The (category, lower-cased name) pairs a text names.
     pub fn values_in(&self, text: &str) -> BTreeSet<(usize, String)> {
         let mut out = BTreeSet::new();

@@ -181,9 +181,12 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             // MSRV: we're bumping it …"): the label stays.
             let refers = REST_REFERS.is_match(rest);
             // "We moved off yarn: use pnpm …" — a label that states a change is the fact.
+            // "CatBoost depth 8 lr 0.05: PR-AUC 0.413, chosen for the readout" — a label that
+            // names a tool is what the rest is about.
             if !MEANINGFUL_LABEL.is_match(label)
                 && !refers
                 && !UPDATE.is_match(label)
+                && super::super::vocabulary::VOCABULARY.values_in(label).is_empty()
                 && word_count(label) <= 5
                 && word_count(rest) >= 3
                 && !label.contains('`')
@@ -195,6 +198,7 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             break;
         }
     }
-    // "specs live in spec/" → "Specs live in spec/", but never a code identifier.
-    (crate::render::capitalise_first(s), correction)
+    // "specs live in spec/" → "Specs live in spec/", but never a code identifier nor a tool
+    // written in lower case ("dbt 1.9 prep: …").
+    (super::super::vocabulary::VOCABULARY.capitalise(s), correction)
 }

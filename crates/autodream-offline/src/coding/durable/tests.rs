@@ -95,6 +95,15 @@ fn lead_ins_go_meaningful_labels_stay() {
         without_lead("Firmware rule: no malloc after init.").0,
         "Firmware rule: no malloc after init."
     );
+    // A tool written in lower case keeps its case; another first word is capitalised.
+    assert_eq!(without_lead("dbt 1.9 prep: models migrated").0, "dbt 1.9 prep: models migrated");
+    assert_eq!(without_lead("pnpm only, never npm").0, "pnpm only, never npm");
+    assert_eq!(without_lead("specs live in spec/").0, "Specs live in spec/");
+    // A label that names a tool is the subject of what follows it.
+    assert_eq!(
+        without_lead("CatBoost depth 8 lr 0.05: PR-AUC 0.413, chosen for the readout").0,
+        "CatBoost depth 8 lr 0.05: PR-AUC 0.413, chosen for the readout"
+    );
     assert_eq!(without_lead("另外李娜是支付网关的 owner。").0, "李娜是支付网关的 owner。");
     assert_eq!(
         without_lead(
