@@ -29,6 +29,12 @@ static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:dropped|dropping|ditched|ditching|abandoned|abandoning|retired|retiring|replaced|replacing|swapping out|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
     )
 });
+/// "the old mlflow.ds.internal host is being decommissioned": a place called the old one.
+static THE_OLD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bthe (?:old|previous|former) (\S+) (?:host|server|url|address|endpoint|domain|cluster|instance|bucket|database|db|box|machine|repo|repository|registry|region|account|project|workspace|channel)s?\b",
+    )
+});
 /// "bumping MSRV to 1.80 (was 1.74)": the old value given in passing.
 static WAS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\(\s*(?:was|previously|formerly|used to be)\s+([^)]{1,40})\)"));
@@ -221,6 +227,9 @@ pub fn replaced_values(text: &str) -> Vec<String> {
             push(clean_value(&c[1]));
         }
         for c in WAS.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
+        for c in THE_OLD.captures_iter(text) {
             push(clean_value(&c[1]));
         }
         for c in INSTEAD_OF.captures_iter(text) {
@@ -532,6 +541,15 @@ fn value_words(text: &str) -> Vec<(String, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_place_called_the_old_one_is_retired() {
+        let moved = "MLflow moved to http://mlflow.ml.acme.internal:5000 today; the old mlflow.ds.internal host is being decommissioned.";
+        assert_eq!(replaced_values(moved), ["mlflow.ds.internal"]);
+        assert!(supersedes(moved, "Tracking server is MLflow at http://mlflow.ds.internal:5000, experiment 'churn-q1'."));
+        // Without a change, "the old" names nothing retired.
+        assert!(replaced_values("The old staging host still answers on 8080.").is_empty());
+    }
 
     #[test]
     fn going_back_to_a_value_ends_the_move_away_from_it() {
