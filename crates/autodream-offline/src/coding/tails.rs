@@ -77,6 +77,22 @@ pub fn trim_trailing_requests(text: &str) -> String {
         let head = text[..m.start()].trim_end();
         return format!("{head}.");
     }
+    // "Priya (our PM) signs off on anything UI-facing, so keep the template change minimal":
+    // what that means for the task at hand goes; "…, so use pnpm everywhere" and "…, so run
+    // turbo instead of nx affected" are the way things are done now.
+    static INSTEAD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:instead|rather than)\b"));
+    static SO_ORDER: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i),\s*so (?:keep|make|add|fix|update|leave|put|move|run|write|change|remove|check|double-check|go|ship)\b[^,]*[.!]?$",
+        )
+    });
+    if let Some(m) = SO_ORDER.find(text)
+        && word_count(&text[..m.start()]) >= 4
+        && !super::kinds::STRONG_STANDING.is_match(m.as_str())
+        && !INSTEAD.is_match(m.as_str())
+    {
+        return format!("{}.", text[..m.start()].trim_end());
+    }
     match TRAILING_REQUEST.find(text) {
         Some(m) if m.start() > 0 && word_count(&text[..m.start()]) >= 4 => {
             let head = text[..m.start()].trim_end();
@@ -94,6 +110,10 @@ mod tests {
     #[test]
     fn the_task_and_the_doubt_after_a_statement_are_cut() {
         for (said, kept) in [
+            (
+                "Priya (our PM) signs off on anything UI-facing, so keep the template change minimal",
+                "Priya (our PM) signs off on anything UI-facing.",
+            ),
             (
                 "I only want to keep MSIX as of now, so we need to do an analysis of what needs to be removed entirely.",
                 "I only want to keep MSIX as of now.",
@@ -134,5 +154,9 @@ mod tests {
         // A reason is not a task: "so that" and "so it" stay.
         let reason = "Keep the lockfile in git, so that CI installs the same versions.";
         assert_eq!(trim_trailing_requests(reason), reason);
+        let rule = "We moved the monorepo to pnpm, so use pnpm everywhere.";
+        assert_eq!(trim_trailing_requests(rule), rule);
+        let way = "We migrated from Nx to Turborepo, so run `turbo run lint` instead of nx affected.";
+        assert_eq!(trim_trailing_requests(way), way);
     }
 }

@@ -546,7 +546,10 @@ mod tests {
     fn a_place_called_the_old_one_is_retired() {
         let moved = "MLflow moved to http://mlflow.ml.acme.internal:5000 today; the old mlflow.ds.internal host is being decommissioned.";
         assert_eq!(replaced_values(moved), ["mlflow.ds.internal"]);
-        assert!(supersedes(moved, "Tracking server is MLflow at http://mlflow.ds.internal:5000, experiment 'churn-q1'."));
+        assert!(supersedes(
+            moved,
+            "Tracking server is MLflow at http://mlflow.ds.internal:5000, experiment 'churn-q1'."
+        ));
         // Without a change, "the old" names nothing retired.
         assert!(replaced_values("The old staging host still answers on 8080.").is_empty());
     }

@@ -110,7 +110,7 @@ pub(super) fn names_a_person(text: &str) -> bool {
 
 static PERSON_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(\p{Lu}\p{Ll}+)(?:'s)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|go through|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
+        r"\b(\p{Lu}\p{Ll}+)(?:'s)?(?:\s*\((?:our|the|my|a|an) [^()]{1,40}\)|,\s*(?:our|the|my) [^,]{1,40},)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|go through|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
     )
 });
 
