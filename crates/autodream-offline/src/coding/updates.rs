@@ -29,6 +29,9 @@ static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:dropped|dropping|ditched|ditching|abandoned|abandoning|retired|retiring|replaced|replacing|swapping out|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
     )
 });
+/// "p99 must be under 60 ms now, not 80": the value the new one replaces, said after it.
+static NOW_NOT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bnow,?\s+not\s+(?:the\s+)?([^\s,;.]+(?:\.\d+)?)"));
 /// "the old mlflow.ds.internal host is being decommissioned": a place called the old one.
 static THE_OLD: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -232,6 +235,9 @@ pub fn replaced_values(text: &str) -> Vec<String> {
         for c in THE_OLD.captures_iter(text) {
             push(clean_value(&c[1]));
         }
+        for c in NOW_NOT.captures_iter(text) {
+            push(clean_value(&c[1]));
+        }
         for c in INSTEAD_OF.captures_iter(text) {
             let value = instead_of_value(&c[1]);
             // "instead of poetry shell": the tool is replaced, not only its command.
@@ -387,6 +393,20 @@ pub fn holds(text: &str, value: &str) -> bool {
     false
 }
 
+/// Do two statements share a word of three letters or more that is neither a function word
+/// nor a number ("SLO", "p99")?
+fn share_a_word(a: &str, b: &str) -> bool {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 3 && !w.chars().all(|c| c.is_ascii_digit()))
+            .filter(|w| !crate::text::is_function_word(w))
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let of_a = words(a);
+    words(b).iter().any(|w| of_a.contains(w))
+}
+
 fn content_words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() >= 4 && !crate::text::is_function_word(w))
@@ -435,7 +455,18 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     // "Noor signed off on dropping 16" after "we're raising the minimum from iOS 16 to
     // iOS 17": the old fact already retires that value; the two agree.
     let retired_by_old = replaced_values(old);
-    if replaced_values(new).iter().any(|v| holds(old, v) && !retired_by_old.iter().any(|r| holds(r, v))) {
+    // A bare number after "now, not" ("…, not 80") is another fact's number unless the two
+    // share a word.
+    let after_now_not: Vec<Option<String>> = NOW_NOT.captures_iter(new).map(|c| clean_value(&c[1])).collect();
+    let same_thing = |v: &str| {
+        !after_now_not.iter().flatten().any(|n| n == v)
+            || !v.chars().all(|c| c.is_ascii_digit() || c == '.')
+            || share_a_word(new, old)
+    };
+    if replaced_values(new)
+        .iter()
+        .any(|v| holds(old, v) && !retired_by_old.iter().any(|r| holds(r, v)) && same_thing(v))
+    {
         return true;
     }
     // A new value of a one-value slot ("the pipeline runs on CircleCI" after "CI runs on
@@ -541,6 +572,15 @@ fn value_words(text: &str) -> Vec<(String, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_said_after_now_not_is_retired_when_the_facts_share_a_word() {
+        let tightened = "The SLO got tightened at the platform review: p99 must be under 60 ms now, not 80.";
+        assert_eq!(replaced_values(tightened), ["80"]);
+        assert!(supersedes(tightened, "Latency SLO is p99 under 80 ms at the service edge."));
+        assert!(!supersedes(tightened, "Coverage must stay above 80% on new code."));
+        assert!(supersedes("We use pnpm now, not npm.", "Installs go through npm."));
+    }
 
     #[test]
     fn a_place_called_the_old_one_is_retired() {
