@@ -99,7 +99,21 @@ pub fn items(text: &str) -> Vec<&str> {
         .flat_map(|c| {
             let parts: Vec<&str> = c.split(", ").map(str::trim).filter(|p| !p.is_empty()).collect();
             // A list: three items or more, each of a few words.
-            if parts.len() >= 3 && parts.iter().all(|p| word_count(p) <= 6) { parts } else { vec![c] }
+            if parts.len() >= 3 && parts.iter().all(|p| word_count(p) <= 6) {
+                return parts;
+            }
+            // "…: Pinia stores, vue-i18n, API for dev is https://api-dev.fleetco.io": an address
+            // said last, as a statement of its own, is an item of its own ("…, console at
+            // https://…" is the console of what the line is about, and goes with it).
+            static OWN_ADDRESS: LazyLock<Regex> = LazyLock::new(|| {
+                re(r"(?i)^\S.*\b(?:is|are|lives?|runs?|sits?|points? (?:at|to))\s+(?:at\s+|on\s+)?<?https?://")
+            });
+            match c.rfind(", ") {
+                Some(cut) if OWN_ADDRESS.is_match(&c[cut + 2..]) && !c[..cut].contains("://") => {
+                    vec![c[..cut].trim(), c[cut + 2..].trim()]
+                }
+                _ => vec![c],
+            }
         })
         .collect()
 }

@@ -393,6 +393,33 @@ pub fn holds(text: &str, value: &str) -> bool {
     false
 }
 
+/// The words of the few before each address of a text, with the address.
+fn named_addresses(text: &str) -> Vec<(String, Vec<String>)> {
+    static ADDRESS: LazyLock<Regex> = LazyLock::new(|| re(r"https?://[^\s)>,;]+"));
+    ADDRESS
+        .find_iter(text)
+        .map(|m| {
+            let before: Vec<String> = text[..m.start()]
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .rev()
+                .take(4)
+                .filter(|w| w.chars().count() >= 3 && !crate::text::is_function_word(w))
+                .map(str::to_lowercase)
+                .filter(|w| !matches!(w.as_str(), "moved" | "now" | "new" | "old" | "points" | "lives"))
+                .collect();
+            (m.as_str().trim_end_matches(['.', '/']).to_lowercase(), before)
+        })
+        .collect()
+}
+
+fn moved_address(new: &str, old: &str) -> bool {
+    let olds = named_addresses(old);
+    named_addresses(new).iter().any(|(address, names)| {
+        olds.iter().any(|(was, named)| was != address && names.iter().any(|w| named.contains(w)))
+    })
+}
+
 /// Do two statements share a word of three letters or more that is neither a function word
 /// nor a number ("SLO", "p99")?
 fn share_a_word(a: &str, b: &str) -> bool {
@@ -511,6 +538,12 @@ pub fn supersedes(new: &str, old: &str) -> bool {
             return true;
         }
     }
+    // The same thing at another address: "the dev API moved to https://dev-api.fleetco.net"
+    // after "API for dev is https://api-dev.fleetco.io". The words that name each address
+    // (the few before it) share one.
+    if moved_address(new, old) {
+        return true;
+    }
     // The same service on another port: shares a content word besides the port words.
     let new_ports: Vec<&str> = PORT.captures_iter(new).map(|c| c.get(1).expect("group").as_str()).collect();
     if !new_ports.is_empty() {
@@ -580,6 +613,35 @@ mod tests {
         assert!(supersedes(tightened, "Latency SLO is p99 under 80 ms at the service edge."));
         assert!(!supersedes(tightened, "Coverage must stay above 80% on new code."));
         assert!(supersedes("We use pnpm now, not npm.", "Installs go through npm."));
+    }
+
+    #[test]
+    fn the_same_thing_at_another_address_is_moved() {
+        let moved =
+            "Kasia says pagination lands next sprint, and the dev API moved to https://dev-api.fleetco.net.";
+        assert!(supersedes(moved, "Pinia stores, API for dev is https://api-dev.fleetco.io."));
+        // The address said last in a line is an item of its own: the rest stays current.
+        assert_eq!(
+            super::super::kinds::items(
+                "Fleet-admin is our Vue 3 admin: Pinia stores, vue-i18n with en/de/pl, API for dev is https://api-dev.fleetco.io"
+            ),
+            [
+                "Fleet-admin is our Vue 3 admin: Pinia stores, vue-i18n with en/de/pl",
+                "API for dev is https://api-dev.fleetco.io"
+            ]
+        );
+        assert_eq!(
+            super::super::kinds::items(
+                "CI is Jenkins, job ingestd-pr, console at https://ci.acme.internal/job/x if a build fails"
+            ),
+            ["CI is Jenkins, job ingestd-pr, console at https://ci.acme.internal/job/x if a build fails"]
+        );
+        // Another thing's address stays.
+        assert!(!supersedes(moved, "The design system docs are at https://ds.fleetco.io."));
+        assert!(!supersedes(
+            "Dashboards moved to https://grafana.acme.io.",
+            "The dev API is https://api-dev.acme.io."
+        ));
     }
 
     #[test]
