@@ -287,8 +287,8 @@ fn remedies_a_problem(agent: &str) -> bool {
 }
 
 /// Is this memo a pick ("… Chosen: X: …; not Y") or a reply with its question ("…? Answered:
-/// …")? What was chosen and what it was chosen over
-/// are one decision: its clauses stand or fall together.
+/// …")? What was chosen and what it was chosen over are one decision: its clauses stand or
+/// fall together.
 pub fn is_pick(text: &str) -> bool {
     text.starts_with("Chosen: ") || text.contains("? Chosen: ") || text.contains("? Answered: ")
 }

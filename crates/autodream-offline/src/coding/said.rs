@@ -269,7 +269,9 @@ pub fn prose_of(raw: &str) -> (String, usize) {
         if weighing && item.is_some() {
             continue;
         }
-        weighing = item.is_none() && WEIGHS_WAYS_RE.is_match(t);
+        if !t.is_empty() {
+            weighing = item.is_none() && WEIGHS_WAYS_RE.is_match(t);
+        }
         // The items of "I'd prefer that" are the preference, however long each is.
         let longest = if list_prefers { 30 } else { 14 };
         if list_open

@@ -19,6 +19,10 @@ fn pasted_output_and_injected_blocks_are_not_prose() {
         "Which approach do you think is better?\n1. Asking only once at enable, and never again.\n2. something else?\nWe store the answer in the config.",
     );
     assert_eq!(prose, "Which approach do you think is better?\nWe store the answer in the config.\n");
+    let (prose, _) = prose_of(
+        "Which one is better?\n\n- pnpm\n- yarn berry with PnP\n\nWe store the answer in the config.",
+    );
+    assert_eq!(prose, "Which one is better?\nWe store the answer in the config.\n");
     let (prose, _) = prose_of("Can you check these?\n- we use pnpm everywhere\n- CI runs on Buildkite");
     assert_eq!(prose, "Can you check these?\nwe use pnpm everywhere\nCI runs on Buildkite\n");
     // A terminal pasted in: prompts of any shell, a tool's tagged and status lines, a
