@@ -32,11 +32,14 @@ pub enum Kind {
     User,
 }
 
+/// Going back to a value: "we're going back to Google Maps", "reverted to Postgres 15".
+pub const GOING_BACK: &str = r"(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to";
+
 /// Something changed.
 pub static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:switched|switching|moved|moving|migrated|migrating|replaced|replacing|upgraded|upgrading|bumped|bumping|raised|raising|dropped|dropping|changed|change of plan|retired|deprecated|no longer|anymore|until recently|(?:we|i|they) used to|提到\s*\d+|降到\s*\d+|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|now,? not|from \S+(?: \S+){0,3} to|(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to)\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到",
-    )
+    re(&format!(
+        r"(?i)\b(?:switched|switching|moved|moving|migrated|migrating|replaced|replacing|upgraded|upgrading|bumped|bumping|raised|raising|dropped|dropping|changed|change of plan|retired|deprecated|no longer|anymore|until recently|(?:we|i|they) used to|提到\s*\d+|降到\s*\d+|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|now,? not|from \S+(?: \S+){{0,3}} to|{GOING_BACK})\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到"
+    ))
 });
 
 /// Is this fact a standing rule ("always …", "never …", "一律 …")?

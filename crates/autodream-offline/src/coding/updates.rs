@@ -14,7 +14,7 @@ use regex::Regex;
 
 use crate::text::re;
 
-use super::kinds::UPDATE;
+use super::kinds::{GOING_BACK, UPDATE};
 use crate::text::is_cjk;
 
 static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom\s+((?:\S+\s+){0,6}?\S+)\s+to\s+\S"));
@@ -461,11 +461,7 @@ fn names_a_version(text: &str, c: &regex::Captures<'_>) -> bool {
 /// pricing is ugly": the value gone back to was the one left, so the fact that moved to
 /// another value of its slot is over, though it names both.
 fn goes_back_from(new: &str, old: &str) -> bool {
-    static BACK_TO: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)\b(?:(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to)\s+(.+)",
-        )
-    });
+    static BACK_TO: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b(?:{GOING_BACK})\s+(.+)")));
     let vocabulary = &super::vocabulary::VOCABULARY;
     let Some(c) = BACK_TO.captures(new) else { return false };
     let back_to = vocabulary.values_in(&c[1]);
