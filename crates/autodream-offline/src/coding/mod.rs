@@ -35,6 +35,7 @@ pub mod reactions;
 pub mod remembered;
 pub mod said;
 pub mod secrets;
+pub mod spelling;
 pub mod standing;
 pub mod subjects;
 pub mod tails;

@@ -354,6 +354,8 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
         let mut agent_said: Option<&str> = None;
         // The user's last turn asked the agent to remember something.
         let mut asked_to_remember = false;
+        // "MSI X" is MSIX wherever the session writes it so.
+        let spelling = super::spelling::SessionSpelling::new(&session.turns);
         for turn in &session.turns {
             if turn.role == Role::Assistant
                 && turn.kind == TurnKind::Conversation
@@ -434,6 +436,7 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             heard.user_turns += 1;
             let at = turn.time.unwrap_or(now);
             let (prose, dropped) = prose_of(raw);
+            let prose = spelling.respell(&prose);
             heard.pasted_lines += dropped;
             let form = pasted::measure(&user_part(raw), &prose, dropped);
             let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
