@@ -250,8 +250,14 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
     // The label meant something only beside the agent's list.
     let chose = format!("Chosen: {}", chosen.title);
-    let detail =
-        chosen.detail.as_deref().map(|d| format!(": {}", d.trim_end_matches('.'))).unwrap_or_default();
+    // What the user spelled out for the option says what was decided better than the agent's
+    // description of it.
+    let detail = match spelled_out(answer) {
+        Some(terms) => format!(": {}", terms.join("; ")),
+        None => {
+            chosen.detail.as_deref().map(|d| format!(": {}", d.trim_end_matches('.'))).unwrap_or_default()
+        }
+    };
     let others: Vec<&str> = offers.iter().filter(|o| o.label != label).map(|o| o.title.as_str()).collect();
     let over = format!("; not {}", others.join(", nor "));
     // Within the limit, what goes first is what was chosen over what, then the detail.
@@ -263,6 +269,41 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     ]
     .into_iter()
     .find(|line| line.chars().count() <= MAX_CHARS)
+}
+
+/// The longest line of a pick's terms, and the most lines read.
+const MAX_TERM_CHARS: usize = 160;
+const MAX_TERMS: usize = 4;
+
+/// "I like Option 1, from an enabling perspective:" and then the user's own lines for it
+/// ("entire enable -> just works as before", "entire enable --local-dev -> creates the wrapper
+/// script"): the terms of the option as the user means it, up to the first blank line after
+/// them. Nothing when the pick does not end its line with a colon, or a line asks or runs long.
+pub fn spelled_out(answer: &str) -> Option<Vec<String>> {
+    let answer = answer.trim_start();
+    let (lead, rest) = answer.split_once('\n')?;
+    if !lead.trim_end().ends_with(':') || picked(lead).is_none() {
+        return None;
+    }
+    let mut terms = Vec::new();
+    for line in rest.lines().map(str::trim) {
+        if line.is_empty() {
+            if terms.is_empty() {
+                continue;
+            }
+            break;
+        }
+        let term = line.trim_start_matches(['-', '*', ' ']).trim_end_matches(['.', ';', ',']).trim();
+        if term.is_empty()
+            || term.contains('?')
+            || term.chars().count() > MAX_TERM_CHARS
+            || terms.len() == MAX_TERMS
+        {
+            return None;
+        }
+        terms.push(term.to_string());
+    }
+    (!terms.is_empty()).then_some(terms)
 }
 
 /// The agent frames its options as the ways out of a problem it just found.
@@ -422,6 +463,29 @@ mod tests {
                 "Chosen: Show the current branch: Shows where the session is now; not Show the original branch."
             )
         );
+    }
+
+    #[test]
+    fn the_users_own_terms_for_the_option_picked_are_the_decision() {
+        let options = "## Options\n\n### Option 1: Wrapper in committed file (Simplest)\n- **Commit** `.claude/settings.json` with wrapper script\n- Wrapper checks `ENTIRE_LOCAL_DEV`\n\n\
+                       ### Option 2: Local dev requires removing settings.json hooks\n- Keep settings.json with direct commands\n\nWhat do you think?";
+        let answer = "I like Option 1, from a enabling perspective: \n\nentire enable -> just works as before, entire from path\nentire enable --local-dev -> creates the wrapper script, using ENTIRE_LOCAL_DEV\n\nin this repo we want to commit `entire enable --local-dev` state";
+        assert_eq!(
+            decision(options, answer).as_deref(),
+            Some(
+                "Chosen: Wrapper in committed file: entire enable -> just works as before, entire from path; entire enable --local-dev -> creates the wrapper script, using ENTIRE_LOCAL_DEV; not Local dev requires removing settings.json hooks."
+            )
+        );
+        // Without the colon, or with a question among the lines, the agent's description stands.
+        for answer in [
+            "I like Option 1\n\nentire enable -> just works as before",
+            "I like Option 1:\nwhat does the wrapper do?\n",
+        ] {
+            assert_eq!(spelled_out(answer), None, "{answer}");
+            let d = decision(options, answer).expect("a decision");
+            assert!(d.contains("Commit `.claude/settings.json` with wrapper script"), "{d}");
+        }
+        assert_eq!(spelled_out("Add these:\n- one\n- two"), None, "no pick");
     }
 
     const QUESTIONS: &str = "Here are the scenarios.\n\n```\n1. not a question?\n```\n\n**Questions for you:**\n1. Do you prefer the ending indicators (`╭╰•`) or just continuous lines with implicit gaps?\n2. Should the active session always be lane 1 (leftmost), or rightmost?\n3. For >3 sessions, should we cycle lanes or just show space (no line)?";

@@ -454,6 +454,12 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             for a in &answered {
                 rest = rest.replacen(&a.reply, " ", 1);
             }
+            // The terms the user spelled out for the pick are in its decision line.
+            if decided.is_some() {
+                for term in super::choices::spelled_out(prose.trim()).unwrap_or_default() {
+                    rest = rest.replacen(&term, " ", 1);
+                }
+            }
             let confirmed = decided.is_some();
             let first = heard.sentences.len();
             push_sentences(&mut heard.sentences, &rest, at, date, source.clone(), false, form);
