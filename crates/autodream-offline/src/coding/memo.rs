@@ -31,6 +31,9 @@ pub struct Source {
 /// A list marker the user typed before the sentence ("- ", "* ", "2. ").
 static BULLET_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)])\s+").expect("valid regex"));
+/// "3.We are searching for …": a list number typed against its item's first word.
+static GLUED_NUMBER_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\d{1,2}[.)]\p{Lu}\p{Ll}").expect("valid regex"));
 /// An answer to the agent before the rule ("Yes and do not wrap …", "ok so always …").
 static ANSWER_LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:yes|yeah|yep|ok(?:ay)?|sure|right)[,]?\s+(?:and|so|but|also)\b[,]?\s*")
@@ -49,6 +52,9 @@ static SMILEY_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// parentheses around a whole aside. Nothing else of the wording changes.
 pub fn tidy(text: &str) -> String {
     let mut t = text.trim();
+    if GLUED_NUMBER_RE.is_match(t) {
+        t = &t[t.find(['.', ')']).map_or(0, |at| at + 1)..];
+    }
     let mut changed = true;
     while changed {
         changed = false;
@@ -413,6 +419,10 @@ mod tests {
                 "We use go-git explicitly in other places to not be dependent on a checkout",
             ),
             ("* Add a README into the e2e dir 🙂.", "Add a README into the e2e dir."),
+            (
+                "3.We are searching for new services to integrate",
+                "We are searching for new services to integrate",
+            ),
         ] {
             assert_eq!(tidy(typed), line);
         }
@@ -422,6 +432,8 @@ mod tests {
             "Use pnpm (not npm) for installs",
             "Yes is the default answer here",
             "Ship it :) and tag it",
+            "3.5 is the minimum Python here",
+            "2.x releases are frozen",
         ] {
             assert_eq!(tidy(kept), kept);
         }

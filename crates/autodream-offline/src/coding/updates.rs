@@ -399,15 +399,11 @@ fn named_addresses(text: &str) -> Vec<(String, Vec<String>)> {
     ADDRESS
         .find_iter(text)
         .map(|m| {
-            let before: Vec<String> = text[..m.start()]
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .rev()
-                .take(4)
-                .filter(|w| w.chars().count() >= 3 && !crate::text::is_function_word(w))
-                .map(str::to_lowercase)
-                .filter(|w| !matches!(w.as_str(), "moved" | "now" | "new" | "old" | "points" | "lives"))
-                .collect();
+            // The few words right before the address.
+            let lead: Vec<&str> =
+                text[..m.start()].split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            let lead = lead[lead.len().saturating_sub(4)..].join(" ");
+            let before = words_of(&lead, 3, &["moved", "now", "new", "old", "points", "lives"]);
             (m.as_str().trim_end_matches(['.', '/']).to_lowercase(), before)
         })
         .collect()
@@ -423,27 +419,23 @@ fn moved_address(new: &str, old: &str) -> bool {
 /// Do two statements share a word of three letters or more that is neither a function word
 /// nor a number ("SLO", "p99")?
 fn share_a_word(a: &str, b: &str) -> bool {
-    let words = |t: &str| -> Vec<String> {
-        t.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.chars().count() >= 3 && !w.chars().all(|c| c.is_ascii_digit()))
-            .filter(|w| !crate::text::is_function_word(w))
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let of_a = words(a);
-    words(b).iter().any(|w| of_a.contains(w))
+    let of_a = words_of(a, 3, &[]);
+    words_of(b, 3, &[]).iter().any(|w| of_a.contains(w))
 }
 
 fn content_words(text: &str) -> Vec<String> {
+    words_of(text, 4, &["port", "listens", "serves", "runs", "answers", "locally", "everywhere", "now"])
+}
+
+/// The words of a text that can name a thing, lower-cased: at least `shortest` characters, not
+/// a bare number, not a function word, and none of `besides` (the verbs and adverbs a change
+/// is said with, which name nothing).
+fn words_of(text: &str, shortest: usize, besides: &[&str]) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() >= 4 && !crate::text::is_function_word(w))
+        .filter(|w| w.chars().count() >= shortest && !w.chars().all(|c| c.is_ascii_digit()))
+        .filter(|w| !crate::text::is_function_word(w))
         .map(str::to_lowercase)
-        .filter(|w| {
-            !matches!(
-                w.as_str(),
-                "port" | "listens" | "serves" | "runs" | "answers" | "locally" | "everywhere" | "now"
-            )
-        })
+        .filter(|w| !besides.contains(&w.as_str()))
         .collect()
 }
 
