@@ -602,3 +602,44 @@ fn a_bare_list_of_code_names_gives_the_statement_before_it_its_examples() {
     // The name of code keeps its case at the start of the line.
     assert!(v2[0].starts_with("- parse_obj"), "{}", v2[0]);
 }
+
+#[test]
+fn the_reason_for_a_change_goes_with_the_change_before_or_after_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let memory = tmp.path();
+    let said = |id: &str, at: &str, turns: &[&str]| {
+        let now = at.replace("T09", "T10");
+        dream(memory, &[session(id, at, turns)], &now);
+    };
+    said("k1", "2026-09-03T09:00:00Z", &["The storage engine is LevelDB, and the async runtime is tokio."]);
+    // The reason first, then the change.
+    said(
+        "k2",
+        "2026-09-07T09:00:00Z",
+        &[
+            "LevelDB corrupts its files on every power loss. We're switching the storage engine to RocksDB, the Store trait stays as it is.",
+        ],
+    );
+    // The change first, then the reason; then a statement about something else.
+    said(
+        "k3",
+        "2026-09-10T09:00:00Z",
+        &[
+            "We're switching the storage engine to LMDB. RocksDB needs a C++ toolchain, which our ARM cross-compile does not have. Every public function in the crate needs a doc comment.",
+        ],
+    );
+    let lines = fact_lines(memory);
+    // No current line speaks of a value left unless it is the change that left it.
+    for old in ["LevelDB", "RocksDB"] {
+        let stray: Vec<_> =
+            current_holding(memory, &[old]).into_iter().filter(|l| !l.contains("LMDB")).collect();
+        assert!(stray.is_empty(), "{old}: {stray:#?}\n{lines:#?}");
+    }
+    let change = current_holding(memory, &["LMDB"]);
+    assert_eq!(change.len(), 1, "{lines:#?}");
+    assert!(change[0].contains("RocksDB needs a C++ toolchain"), "{}", change[0]);
+    assert!(!change[0].contains("doc comment"), "another statement stays its own line: {}", change[0]);
+    assert_eq!(current_holding(memory, &["doc comment"]).len(), 1, "{lines:#?}");
+    let history = superseded_holding(memory, "RocksDB");
+    assert!(history.iter().any(|l| l.contains("LevelDB corrupts its files")), "{lines:#?}");
+}

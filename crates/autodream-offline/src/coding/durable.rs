@@ -32,7 +32,7 @@ mod leads;
 mod people;
 mod questions;
 
-use leads::{LABEL, MEANINGFUL_LABEL, REMEMBER_LEAD};
+use leads::{MEANINGFUL_LABEL, REMEMBER_LEAD, label};
 pub use leads::{without_lead, writes_a_rule_down};
 use people::{about_the_user, in_third_person, names_a_person};
 use questions::is_question;
@@ -391,7 +391,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     }
     // A rule's label ("Firmware rule:", "先说两条规矩：") stays in the text, but the order
     // test reads what follows it.
-    let body = match LABEL.captures(trimmed) {
+    let body = match label(trimmed) {
         Some(c) if MEANINGFUL_LABEL.is_match(&c[1]) => &trimmed[c.get(0).expect("match").end()..],
         // "Change of heart on the NAS: we're switching it to Podman": the label names what the
         // statement after it is about; the statement is what is judged an order or not.
@@ -570,7 +570,7 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
         || STANDING_IMPERATIVE.is_match(text)
         || FIRST_PERSON_PREFERENCE.is_match(text)
         || restricts(text)
-        || LABEL.captures(text).is_some_and(|c| MEANINGFUL_LABEL.is_match(&c[1]))
+        || label(text).is_some_and(|c| MEANINGFUL_LABEL.is_match(&c[1]))
     {
         return Some(Kind::Preference);
     }

@@ -350,6 +350,13 @@ pub fn reads_as_statement(text: &str) -> bool {
 /// "; " within `max_chars`.
 pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
     let mut current: Vec<&&Memo> = memos.iter().filter(|m| m.replaced.is_none()).collect();
+    // Every fact of the topic was replaced: the index says so rather than name a value that no
+    // longer holds, or describe the topic as if it held something.
+    if current.is_empty()
+        && let Some(last) = memos.iter().filter_map(|m| m.replaced).max()
+    {
+        return format!("Only replaced facts, kept as history (the last replaced on {last})");
+    }
     // Readable statements first (the index is loaded into every session: no fragment leads it),
     // then standing rules (what the agent must do or never do), then other ways of working it
     // is told ("Use the british spelling"), then what more sessions said, then the newest facts.
@@ -487,6 +494,12 @@ mod tests {
         );
         assert!(h.chars().count() <= 150);
         assert!(!h.contains("npm makes a mess"));
+        // A topic whose every fact was replaced names no value that no longer holds.
+        let older = memo("The project is generated with Projucer", "2026-03-01", Some("2026-03-05"));
+        assert_eq!(
+            hook(&[&a, &older], 150),
+            "Only replaced facts, kept as history (the last replaced on 2026-03-09)"
+        );
     }
 
     #[test]

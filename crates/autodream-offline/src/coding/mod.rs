@@ -150,6 +150,8 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let taken = foreign.iter().map(|f| f.rel.trim_end_matches(".md").to_string()).collect::<BTreeSet<_>>();
     let mut previous: Option<(SaidIn, usize, String, bool)> = None;
     let mut previous_kept: LastKept = None;
+    // The last change kept: where it was said and the values it retired.
+    let mut last_change: Option<(SaidIn, usize, Vec<String>)> = None;
     let verdicts: Vec<Verdict> =
         heard.sentences.iter().map(|s| durable::judge(&s.text, s.date, s.note)).collect();
     // The same statement in several sessions is evidence that it lasts.
@@ -197,7 +199,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         {
             let (lead, _) = durable::without_lead(&p.2);
             let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
-            text = format!("{} {}", terminate(&crate::render::capitalise_first(lead)), text);
+            text = one_after_another(&crate::render::capitalise_first(lead), &text);
         }
         previous = Some((said.source.clone(), said.index, said.text.clone(), false));
         let text = memo::tidy(&without_repeated_dates(&crate::dates::resolve(&text, said.date)));
@@ -247,6 +249,16 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let hole = has_hole(&text);
         let continuation = pronoun_subject || hole;
         if continuation && join_to_previous(&mut memos, &mut previous_kept, said, &text, |_| true) {
+            continue;
+        }
+        // "We're going back to Google Maps. Mapbox changed their pricing again …": right after a
+        // change, a sentence that names the value it retired gives the reason, and goes with it.
+        if let Some((_, _, retired)) =
+            last_change.clone().filter(|c| c.0 == said.source && c.1 + 1 == said.index)
+            && gives_a_reason(&text, &retired)
+            && join_to_previous(&mut memos, &mut previous_kept, said, &text, |_| true)
+        {
+            last_change = Some((said.source.clone(), said.index, retired));
             continue;
         }
         // A pronoun with nothing to stand for is a hole: "The CLI should handle that …".
@@ -322,6 +334,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // A newer statement replaces what older current facts said: the clauses that hold
         // the old value move under "Superseded", the others stay.
         let mut split_off: Vec<Memo> = Vec::new();
+        let mut retired: Vec<String> = updates::replaced_things(&text);
         for old in memos.iter_mut().filter(|m| m.replaced.is_none() && !m.edited && m.date <= said.date) {
             // One turn says its sentences together: "We're going back to Google Maps. Mapbox
             // changed their pricing again" gives the reason, it takes nothing back.
@@ -338,6 +351,13 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             // What stays becomes a line of its own, so it must read as one: "and then we look
             // at 50 commits …" was a step after the clause replaced, and goes with it.
             stay.retain(|c| moment::of_the_moment(c).is_none());
+            for clause in &gone {
+                for (_, value) in vocabulary::VOCABULARY.values_in(clause) {
+                    if !retired.contains(&value) && !updates::holds(&text, &value) {
+                        retired.push(value);
+                    }
+                }
+            }
             if !gone.is_empty() && !stay.is_empty() {
                 split_off.push(Memo {
                     text: terminate(&crate::render::capitalise_first(&stay.join("; "))),
@@ -363,6 +383,20 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 }
             }
         }
+        // "sled hasn't had a release in ages, we can't run it in production. Switch the
+        // storage engine to RocksDB": the reason said right before the change goes with it too.
+        let mut text = text;
+        if let Some((_, _, before)) =
+            previous_kept.as_ref().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
+            && let Some(at) =
+                memos.iter().position(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(before))
+            && gives_a_reason(&memos[at].text, &retired)
+        {
+            let reason = memos.remove(at);
+            text = one_after_another(&reason.text, &text);
+            tally.new -= 1;
+        }
+        last_change = (!retired.is_empty()).then(|| (said.source.clone(), said.index, retired));
         previous_kept = Some((said.source.clone(), said.index, source.clone()));
         memos.push(Memo {
             topic: slug,
@@ -492,6 +526,15 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
 /// memo it went into.
 type LastKept = Option<(SaidIn, usize, Source)>;
 
+/// Does a sentence beside a change give its reason: it names a value the change retired and
+/// is no change of its own?
+fn gives_a_reason(text: &str, retired: &[String]) -> bool {
+    !retired.is_empty()
+        && !kinds::UPDATE.is_match(text)
+        && updates::replaced_values(text).is_empty()
+        && retired.iter().any(|value| updates::holds(text, value))
+}
+
 /// Appends `addition` to the memo that the sentence right before `said`, in the same turn,
 /// went into (a new, current one that `fits`), and makes `said` the last sentence kept. False
 /// when there is no such memo: the sentence is judged alone.
@@ -514,7 +557,7 @@ fn join_to_previous(
     else {
         return false;
     };
-    m.text = format!("{} {addition}", terminate(&m.text));
+    m.text = one_after_another(&m.text, addition);
     *previous_kept = Some((said.source.clone(), said.index, source));
     true
 }
@@ -583,6 +626,13 @@ fn describe(subject: &Subject, project: &Path) -> String {
 }
 
 /// `s` ending in a stop, by the renderer's rule.
+/// Two sentences as one line: "A. B", or "甲。乙" (no space after a full-width stop).
+fn one_after_another(first: &str, second: &str) -> String {
+    let first = terminate(first);
+    let gap = if first.ends_with(['。', '！', '？']) { "" } else { " " };
+    format!("{first}{gap}{second}")
+}
+
 fn terminate(s: &str) -> String {
     let mut out = s.to_string();
     crate::render::terminate(&mut out);

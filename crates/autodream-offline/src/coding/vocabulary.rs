@@ -240,5 +240,10 @@ mod tests {
         // One slot, two parts of the project: both stand.
         assert!(!v.replaces("Drizzle is the ORM in the worker.", "We use Prisma for the API."));
         assert!(v.replaces("We use Drizzle for the API now.", "We use Prisma for the API."));
+        // Ingress controllers and embedded stores hold one value each.
+        assert!(
+            v.replaces("From now on every service uses ALB Ingress.", "Ingress is nginx-ingress for now.")
+        );
+        assert!(v.replaces("The store runs on LMDB.", "The storage engine is RocksDB."));
     }
 }

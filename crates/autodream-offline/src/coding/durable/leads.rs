@@ -23,7 +23,13 @@ static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// A short label before a colon ("Context:", "Before this merges:", "先说下环境：").
-pub(super) static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
+static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
+
+/// The label a sentence opens with, if any. "That std::vector …" has none: two colons
+/// separate a path, they end no label.
+pub(super) fn label(text: &str) -> Option<regex::Captures<'_>> {
+    LABEL.captures(text).filter(|c| !text[c.get(0).expect("match").end()..].starts_with(':'))
+}
 
 /// "Runs daily at 02:30 UTC": the colon of a time is no label's.
 fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
@@ -83,7 +89,7 @@ pub fn writes_a_rule_down(sentence: &str) -> bool {
 pub fn labelled_a_rule(text: &str) -> bool {
     static RULE_LABEL: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)\b(?:rules?|conventions?|polic(?:y|ies))\b|规矩|规则|规范"));
-    LABEL.captures(text).is_some_and(|c| RULE_LABEL.is_match(&c[1]))
+    label(text).is_some_and(|c| RULE_LABEL.is_match(&c[1]))
 }
 /// "Ok the client id is …": a bare "ok" before the clause's own first word.
 static BARE_OK: LazyLock<Regex> = LazyLock::new(|| {
@@ -174,7 +180,7 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         if let Some(m) = LEAD_ZH.find(s) {
             s = s[m.end()..].trim_start();
         }
-        if let Some(c) = LABEL.captures(s).filter(|c| !URL_SCHEME.is_match(s) && !is_a_time(s, c)) {
+        if let Some(c) = label(s).filter(|c| !URL_SCHEME.is_match(s) && !is_a_time(s, c)) {
             let label = c.get(1).expect("group").as_str();
             let rest = &s[c.get(0).expect("match").end()..];
             // The rest names the label's subject with a pronoun ("Change of plan on the

@@ -308,6 +308,11 @@ fn the_colon_of_a_time_is_no_label_and_a_wide_colon_is_read_whole() {
     assert!(
         kept("联调环境换了，test2 已经下线，以后都用 test3：https://api-test3.mall.internal 。").is_some()
     );
+    // Two colons separate a path; they end no label.
+    assert_eq!(
+        without_lead("That std::vector in processBlock allocates every block.").0,
+        "That std::vector in processBlock allocates every block."
+    );
 }
 
 #[test]
