@@ -151,7 +151,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let mut previous: Option<(SaidIn, usize, String, bool)> = None;
     let mut previous_kept: LastKept = None;
     // The last change kept: where it was said and the values it retired.
-    let mut last_change: Option<(SaidIn, usize, Vec<String>)> = None;
+    let mut last_change: Option<(SaidIn, usize, Vec<String>, String)> = None;
     let verdicts: Vec<Verdict> =
         heard.sentences.iter().map(|s| durable::judge(&s.text, s.date, s.note)).collect();
     // The same statement in several sessions is evidence that it lasts.
@@ -253,12 +253,12 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         }
         // "We're going back to Google Maps. Mapbox changed their pricing again …": right after a
         // change, a sentence that names the value it retired gives the reason, and goes with it.
-        if let Some((_, _, retired)) =
+        if let Some((_, _, retired, change)) =
             last_change.clone().filter(|c| c.0 == said.source && c.1 + 1 == said.index)
-            && gives_a_reason(&text, &retired)
+            && gives_a_reason(&text, &retired, &change)
             && join_to_previous(&mut memos, &mut previous_kept, said, &text, |_| true)
         {
-            last_change = Some((said.source.clone(), said.index, retired));
+            last_change = Some((said.source.clone(), said.index, retired, change));
             continue;
         }
         // A pronoun with nothing to stand for is a hole: "The CLI should handle that …".
@@ -334,7 +334,15 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // A newer statement replaces what older current facts said: the clauses that hold
         // the old value move under "Superseded", the others stay.
         let mut split_off: Vec<Memo> = Vec::new();
-        let mut retired: Vec<String> = updates::replaced_things(&text);
+        // The names this statement retires: a value the vocabulary knows or one word ("moment
+        // 全部换成 dayjs"); "rev C is retired" retires a revision, and a sentence about rev C
+        // after it is a fact of its own, not a reason.
+        let mut retired: Vec<String> = updates::replaced_things(&text)
+            .into_iter()
+            .filter(|old| {
+                !old.contains(char::is_whitespace) || !vocabulary::VOCABULARY.values_in(old).is_empty()
+            })
+            .collect();
         for old in memos.iter_mut().filter(|m| m.replaced.is_none() && !m.edited && m.date <= said.date) {
             // One turn says its sentences together: "We're going back to Google Maps. Mapbox
             // changed their pricing again" gives the reason, it takes nothing back.
@@ -351,7 +359,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             // What stays becomes a line of its own, so it must read as one: "and then we look
             // at 50 commits …" was a step after the clause replaced, and goes with it.
             stay.retain(|c| moment::of_the_moment(c).is_none());
-            for clause in &gone {
+            // What the change retired: the clauses it replaced, or the whole fact when it
+            // replaced no clause of it on its own ("going back to" ends the move as a whole).
+            let retired_from = if gone.is_empty() { vec![old.text.as_str()] } else { gone.clone() };
+            for clause in &retired_from {
                 for (_, value) in vocabulary::VOCABULARY.values_in(clause) {
                     if !retired.contains(&value) && !updates::holds(&text, &value) {
                         retired.push(value);
@@ -390,13 +401,13 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             previous_kept.as_ref().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
             && let Some(at) =
                 memos.iter().position(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(before))
-            && gives_a_reason(&memos[at].text, &retired)
+            && gives_a_reason(&memos[at].text, &retired, &text)
         {
             let reason = memos.remove(at);
             text = one_after_another(&reason.text, &text);
             tally.new -= 1;
         }
-        last_change = (!retired.is_empty()).then(|| (said.source.clone(), said.index, retired));
+        last_change = (!retired.is_empty()).then(|| (said.source.clone(), said.index, retired, text.clone()));
         previous_kept = Some((said.source.clone(), said.index, source.clone()));
         memos.push(Memo {
             topic: slug,
@@ -527,12 +538,23 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
 type LastKept = Option<(SaidIn, usize, Source)>;
 
 /// Does a sentence beside a change give its reason: it names a value the change retired and
-/// is no change of its own?
-fn gives_a_reason(text: &str, retired: &[String]) -> bool {
-    !retired.is_empty()
-        && !kinds::UPDATE.is_match(text)
-        && updates::replaced_values(text).is_empty()
-        && retired.iter().any(|value| updates::holds(text, value))
+/// is no change of its own? "Mapbox changed their pricing again" names the value left; "RocksDB
+/// builds are slow, we're going with redb" names a third value of the slot, a change of its own.
+fn gives_a_reason(text: &str, retired: &[String], change: &str) -> bool {
+    if retired.is_empty()
+        || !updates::replaced_values(text).is_empty()
+        || !retired.iter().any(|value| updates::holds(text, value))
+    {
+        return false;
+    }
+    let vocabulary = &vocabulary::VOCABULARY;
+    let named = vocabulary.values_in(text);
+    let in_change = vocabulary.values_in(change);
+    let slots: Vec<usize> =
+        named.iter().filter(|(_, name)| retired.contains(name)).map(|(slot, _)| *slot).collect();
+    named
+        .iter()
+        .all(|value| !slots.contains(&value.0) || retired.contains(&value.1) || in_change.contains(value))
 }
 
 /// Appends `addition` to the memo that the sentence right before `said`, in the same turn,
