@@ -405,7 +405,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         {
             let reason = memos.remove(at);
             text = one_after_another(&reason.text, &text);
-            tally.new -= 1;
+            tally.new = tally.new.saturating_sub(1);
         }
         last_change = (!retired.is_empty()).then(|| (said.source.clone(), said.index, retired, text.clone()));
         previous_kept = Some((said.source.clone(), said.index, source.clone()));

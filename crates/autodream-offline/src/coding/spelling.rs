@@ -80,27 +80,40 @@ impl<'a> SessionSpelling<'a> {
 
     /// The user's prose with each dictated name in the session's spelling.
     pub fn respell(&self, prose: &str) -> String {
-        let mut out = prose.to_string();
-        let mut changes: Vec<(String, String)> = Vec::new();
+        // (where the name is said, the session's spelling), in order of appearance.
+        let mut changes: Vec<(std::ops::Range<usize>, String)> = Vec::new();
         for c in HYPHENATED.captures_iter(prose) {
-            let said = &c[1];
-            if !name_like(said) || said.matches('-').count() > MAX_HYPHENS || self.spells(said) {
+            let said = c.get(1).expect("group");
+            let name = said.as_str();
+            if !name_like(name) || name.matches('-').count() > MAX_HYPHENS || self.spells(name) {
                 continue;
             }
-            if let Some(spelled) = joinings(said).into_iter().find(|s| self.spells(s)) {
-                changes.push((said.to_string(), spelled));
+            if let Some(spelled) = joinings(name).into_iter().find(|s| self.spells(s)) {
+                changes.push((said.range(), spelled));
             }
         }
         for c in SPOKEN_APART.captures_iter(prose) {
-            let said = c[0].to_string();
+            let said = c.get(0).expect("match");
             let joined = format!("{}{}", &c[1], &c[2]);
-            if !self.spells(&said) && self.spells(&joined) {
-                changes.push((said, joined));
+            if !self.spells(said.as_str()) && self.spells(&joined) {
+                changes.push((said.range(), joined));
             }
         }
-        for (said, spelled) in changes {
-            out = out.replace(&said, &spelled);
+        if changes.is_empty() {
+            return prose.to_string();
         }
+        changes.sort_by_key(|(at, _)| at.start);
+        let mut out = String::with_capacity(prose.len());
+        let mut from = 0;
+        for (at, spelled) in changes {
+            if at.start < from {
+                continue;
+            }
+            out.push_str(&prose[from..at.start]);
+            out.push_str(&spelled);
+            from = at.end;
+        }
+        out.push_str(&prose[from..]);
         out
     }
 }
@@ -178,6 +191,10 @@ mod tests {
         let spelling = SessionSpelling::new(&s);
         let said = "Keep MSI X. Point co-pilot-instructions.md to agent.md. Use a well-known port.";
         assert_eq!(spelling.respell(said), said);
+        // Only the name said is respelled, not a longer word that starts the same way.
+        let s = session("The MSIX package is built by build.ps1.");
+        let spelling = SessionSpelling::new(&s);
+        assert_eq!(spelling.respell("Keep MSI X, drop MSI XL."), "Keep MSIX, drop MSI XL.");
         // Ordinary hyphenated words and word pairs are never joined, even when the code joins them.
         let s = session("fn setup() {} struct ClaudeCode; let wellknown = 1; const SETUP = 2;");
         let spelling = SessionSpelling::new(&s);
