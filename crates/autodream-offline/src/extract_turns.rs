@@ -265,8 +265,10 @@ impl OfflineExtractor {
             let sentences = if !opens_turn(&group[0]) || wrote_memory {
                 Vec::new()
             } else {
-                let users = group.iter().filter(|t| t.role == Role::User).cloned().collect();
-                let session = ParsedSession { file: file.clone(), format, turns: users, skipped_lines: 0 };
+                // The agent's words of the turn come along: the user's sentences are heard the
+                // way a dream hears them (a name dictated apart takes the session's spelling).
+                let session =
+                    ParsedSession { file: file.clone(), format, turns: group.clone(), skipped_lines: 0 };
                 said::hear(std::slice::from_ref(&session), &[], self.now, &self.tz).sentences
             };
             out.push(TurnSaid { end, sentences });
@@ -406,6 +408,20 @@ mod tests {
         ) + &answer();
         let (turns, _) = run(tmp.path(), &text, 0, true);
         assert_eq!(turns[0].entries, ["The nightly backup job runs at 02:00 UTC on the db-prod host."]);
+    }
+
+    #[test]
+    fn a_name_dictated_apart_takes_the_spelling_of_the_agents_answer() {
+        let tmp = tempfile::tempdir().unwrap();
+        let reply = line(
+            serde_json::json!({"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": "I'll point .github/copilot-instructions.md at AGENTS.md."}]}}),
+        );
+        let text = user("We always point the co-pilot-instructions.md to AGENTS.md, never copy it.") + &reply;
+        let (turns, _) = run(tmp.path(), &text, 0, true);
+        assert_eq!(
+            turns[0].entries,
+            ["We always point the copilot-instructions.md to AGENTS.md, never copy it."]
+        );
     }
 
     #[test]
