@@ -248,8 +248,12 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
         return None;
     }
     let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
-    // The label meant something only beside the agent's list.
-    let chose = format!("Chosen: {}", chosen.title);
+    // The label meant something only beside the agent's list; what the user said with it
+    // ("A. just manual commit for now") is how they meant it.
+    let chose = match refinement(answer) {
+        Some(words) => format!("Chosen: {} ({words})", chosen.title),
+        None => format!("Chosen: {}", chosen.title),
+    };
     // What the user spelled out for the option says what was decided better than the agent's
     // description of it.
     let detail = match spelled_out(answer) {
@@ -269,6 +273,38 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     ]
     .into_iter()
     .find(|line| line.chars().count() <= MAX_CHARS)
+}
+
+/// "is fine, ", "sounds good, ": the answer's assent, before what it adds.
+static ASSENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:is|sounds|looks|seems)? ?(?:fine|good|great|ok(?:ay)?|perfect|works(?: for me)?)\b[,.;:!]*\s*",
+    )
+});
+
+/// What the user says with the label, in the same sentence: "A. just manual commit for now
+/// (can we update the issue?)" → "just manual commit for now"; "I think B, nested in strategy
+/// options - it leaves us space" → "nested in strategy options - it leaves us space". Nothing
+/// when the label stands alone, ends its line with a colon (then [`spelled_out`] reads the
+/// lines under it), or what follows asks.
+pub fn refinement(answer: &str) -> Option<String> {
+    let c = PICK.captures(answer)?;
+    let rest = answer[c.get(0).expect("match").end()..].trim_start_matches([' ', ',', '.', ':', ')', '-']);
+    let first = rest.lines().next().unwrap_or("").trim();
+    if first.is_empty() && rest.trim().is_empty()
+        || answer.lines().next().is_some_and(|l| l.trim_end().ends_with(':'))
+    {
+        return None;
+    }
+    // The first sentence, without an aside that asks and without the assent.
+    let sentence = crate::text::split_sentences(first).into_iter().next()?;
+    let sentence = match sentence.find(" (") {
+        Some(at) if sentence[at..].contains('?') => &sentence[..at],
+        _ => sentence,
+    };
+    let words = ASSENT.replace(sentence.trim(), "");
+    let words = words.trim().trim_end_matches(['.', ',', ';', '!', ' ']);
+    (super::kinds::word_count(words) >= 2 && !words.contains('?')).then(|| words.to_string())
 }
 
 /// The longest line of a pick's terms, and the most lines read.
@@ -422,7 +458,7 @@ mod tests {
     #[test]
     fn the_decision_says_what_was_chosen_over_what() {
         assert_eq!(
-            decision(TABLE, "I think B, nested in strategy options").as_deref(),
+            decision(TABLE, "I think B.").as_deref(),
             Some(
                 "How should the configuration key be named? Chosen: `summarize: { enabled: true }`: Nested object allowing future model override; not `auto_summarize: true`, nor `generate_summaries: true`."
             )
@@ -461,6 +497,34 @@ mod tests {
             decision(&described, "A").as_deref(),
             Some(
                 "Chosen: Show the current branch: Shows where the session is now; not Show the original branch."
+            )
+        );
+    }
+
+    #[test]
+    fn what_the_user_says_with_the_label_says_how_it_was_meant() {
+        for (answer, words) in [
+            ("A. is fine, ensure we log", Some("ensure we log")),
+            (
+                "A. just manual commit for now (Can we update the linear issue ENT-96 to reflect this?)",
+                Some("just manual commit for now"),
+            ),
+            (
+                "I think B, nested in strategy options - it leaves us space to further customise later on. please use the british spelling :)",
+                Some("nested in strategy options - it leaves us space to further customise later on"),
+            ),
+            ("A.", None),
+            ("I like Option C", None),
+            ("B, why not?", None),
+            ("C. sounds good", None),
+            ("I like Option 1, from a enabling perspective:\n\nentire enable -> as before", None),
+        ] {
+            assert_eq!(refinement(answer).as_deref(), words, "{answer}");
+        }
+        assert_eq!(
+            decision(TABLE, "I think B, nested in strategy options").as_deref(),
+            Some(
+                "How should the configuration key be named? Chosen: `summarize: { enabled: true }` (nested in strategy options): Nested object allowing future model override; not `auto_summarize: true`, nor `generate_summaries: true`."
             )
         );
     }

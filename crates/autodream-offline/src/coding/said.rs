@@ -456,7 +456,12 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             }
             // The terms the user spelled out for the pick are in its decision line.
             if decided.is_some() {
-                for term in super::choices::spelled_out(prose.trim()).unwrap_or_default() {
+                let said_with_it = super::choices::refinement(prose.trim());
+                for term in super::choices::spelled_out(prose.trim())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(said_with_it)
+                {
                     rest = rest.replacen(&term, " ", 1);
                 }
             }
