@@ -415,7 +415,7 @@ fn a_pick_among_the_agents_options_is_a_decision_and_an_answer_to_nothing_is_not
     assert_eq!(
         lines,
         [
-            "- How should summary generation failures be handled? Chosen: Silent fallback: Log the error, save the checkpoint without a summary; not Fail the operation (2026-02-01)."
+            "- How should summary generation failures be handled? Chosen: Silent fallback (ensure we log): Log the error, save the checkpoint without a summary; not Fail the operation (2026-02-01)."
         ],
         "{:?}",
         fact_lines(memory.path())

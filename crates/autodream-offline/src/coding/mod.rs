@@ -255,7 +255,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // change, a sentence that names the value it retired gives the reason, and goes with it.
         if let Some((_, _, retired, change)) =
             last_change.clone().filter(|c| c.0 == said.source && c.1 + 1 == said.index)
-            && gives_a_reason(&text, &retired, &change)
+            && updates::gives_a_reason(&text, &retired, &change)
             && join_to_previous(&mut memos, &mut previous_kept, said, &text, |_| true)
         {
             last_change = Some((said.source.clone(), said.index, retired, change));
@@ -399,9 +399,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let mut text = text;
         if let Some((_, _, before)) =
             previous_kept.as_ref().filter(|p| p.0 == said.source && p.1 + 1 == said.index)
-            && let Some(at) =
-                memos.iter().position(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(before))
-            && gives_a_reason(&memos[at].text, &retired, &text)
+            && let Some(at) = memos.iter().position(|m| {
+                // Said only there: a fact other sessions said too is no reason of this change.
+                m.new && m.replaced.is_none() && m.sources.len() == 1 && m.sources.last() == Some(before)
+            })
+            && updates::gives_a_reason(&memos[at].text, &retired, &text)
         {
             let reason = memos.remove(at);
             text = one_after_another(&reason.text, &text);
@@ -537,26 +539,6 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
 /// memo it went into.
 type LastKept = Option<(SaidIn, usize, Source)>;
 
-/// Does a sentence beside a change give its reason: it names a value the change retired and
-/// is no change of its own? "Mapbox changed their pricing again" names the value left; "RocksDB
-/// builds are slow, we're going with redb" names a third value of the slot, a change of its own.
-fn gives_a_reason(text: &str, retired: &[String], change: &str) -> bool {
-    if retired.is_empty()
-        || !updates::replaced_values(text).is_empty()
-        || !retired.iter().any(|value| updates::holds(text, value))
-    {
-        return false;
-    }
-    let vocabulary = &vocabulary::VOCABULARY;
-    let named = vocabulary.values_in(text);
-    let in_change = vocabulary.values_in(change);
-    let slots: Vec<usize> =
-        named.iter().filter(|(_, name)| retired.contains(name)).map(|(slot, _)| *slot).collect();
-    named
-        .iter()
-        .all(|value| !slots.contains(&value.0) || retired.contains(&value.1) || in_change.contains(value))
-}
-
 /// Appends `addition` to the memo that the sentence right before `said`, in the same turn,
 /// went into (a new, current one that `fits`), and makes `said` the last sentence kept. False
 /// when there is no such memo: the sentence is judged alone.
@@ -647,7 +629,6 @@ fn describe(subject: &Subject, project: &Path) -> String {
     }
 }
 
-/// `s` ending in a stop, by the renderer's rule.
 /// Two sentences as one line: "A. B", or "甲。乙" (no space after a full-width stop).
 fn one_after_another(first: &str, second: &str) -> String {
     let first = terminate(first);
@@ -655,6 +636,7 @@ fn one_after_another(first: &str, second: &str) -> String {
     format!("{first}{gap}{second}")
 }
 
+/// `s` ending in a stop, by the renderer's rule.
 fn terminate(s: &str) -> String {
     let mut out = s.to_string();
     crate::render::terminate(&mut out);

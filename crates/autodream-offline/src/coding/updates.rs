@@ -418,6 +418,26 @@ fn moved_address(new: &str, old: &str) -> bool {
 
 /// Do two statements share a word of three letters or more that is neither a function word
 /// nor a number ("SLO", "p99")?
+/// Does a sentence beside a change give its reason: it names a value the change retired and
+/// is no change of its own? "Mapbox changed their pricing again" names the value left; "RocksDB
+/// builds are slow, we're going with redb" names a third value of the slot, a change of its own.
+pub fn gives_a_reason(text: &str, retired: &[String], change: &str) -> bool {
+    if retired.is_empty()
+        || !replaced_values(text).is_empty()
+        || !retired.iter().any(|value| holds(text, value))
+    {
+        return false;
+    }
+    let vocabulary = &super::vocabulary::VOCABULARY;
+    let named = vocabulary.values_in(text);
+    let in_change = vocabulary.values_in(change);
+    let slots: Vec<usize> =
+        named.iter().filter(|(_, name)| retired.contains(name)).map(|(slot, _)| *slot).collect();
+    named
+        .iter()
+        .all(|value| !slots.contains(&value.0) || retired.contains(&value.1) || in_change.contains(value))
+}
+
 fn share_a_word(a: &str, b: &str) -> bool {
     let of_a = words_of(a, 3, &[]);
     words_of(b, 3, &[]).iter().any(|w| of_a.contains(w))

@@ -177,3 +177,23 @@ fn values_match_as_whole_words() {
     assert!(holds("dbt runs use the TRANSFORM_WH warehouse", "TRANSFORM_WH"));
     assert!(!holds("we use pnpm", "npm"));
 }
+
+#[test]
+fn a_reason_names_the_value_left_and_is_no_change_of_its_own() {
+    let left = vec!["mapbox".to_string()];
+    let change = "We're going back to Google Maps.";
+    assert!(gives_a_reason(
+        "Mapbox changed their pricing again, the offline tiles aren't worth it",
+        &left,
+        change
+    ));
+    assert!(
+        gives_a_reason("Mapbox is pricier than Google Maps at our volume", &left, change),
+        "the new value may be named"
+    );
+    // Not the value left, a third value of the slot, or a change of its own.
+    assert!(!gives_a_reason("The depot wants offline tiles", &left, change));
+    assert!(!gives_a_reason("Mapbox is fine, but MapLibre has the offline tiles", &left, change));
+    assert!(!gives_a_reason("We moved from Mapbox to Google Maps last sprint", &left, change));
+    assert!(!gives_a_reason("Mapbox changed their pricing again", &[], change));
+}
