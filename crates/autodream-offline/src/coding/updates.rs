@@ -409,6 +409,56 @@ fn named_addresses(text: &str) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// Each name of a text that is an identifier with a variant's shape ("TRANSFORMING_WH_M",
+/// "churn-v4"), with the words that say what it is: the few on either side.
+fn named_identifiers(text: &str) -> Vec<(String, Vec<String>)> {
+    static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z][a-z0-9]*(?:-[a-z]*[0-9]+[a-z0-9]*)+\b")
+    });
+    let words = |t: &str, last: bool| {
+        let all: Vec<&str> = t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let few = if last { &all[all.len().saturating_sub(3)..] } else { &all[..all.len().min(3)] };
+        words_of(
+            &few.join(" "),
+            3,
+            &["moved", "now", "new", "old", "runs", "run", "uses", "use", "switched", "points"],
+        )
+    };
+    IDENTIFIER
+        .find_iter(text)
+        // Not a piece of a path, a file name or a call ("src/load_config.rs", "load_config()").
+        .filter(|m| {
+            let after = &text[m.end()..];
+            let extension =
+                after.strip_prefix('.').is_some_and(|rest| rest.starts_with(char::is_alphanumeric));
+            let in_a_path = text[..m.start()].ends_with(['/', '.', '$']) || after.starts_with(['/', '(']);
+            !in_a_path && !extension
+        })
+        .map(|m| {
+            let mut around = words(&text[..m.start()], true);
+            around.extend(words(&text[m.end()..], false));
+            (m.as_str().to_string(), around)
+        })
+        .collect()
+}
+
+/// "Platform moved our runs to TRANSFORMING_WH_M, the medium warehouse" after "Everything runs
+/// on the TRANSFORMING_WH warehouse": another variant of the same name (its first part the
+/// same), said of the same thing (a word beside each), where neither names the other.
+fn moved_identifier(new: &str, old: &str) -> bool {
+    let first_part = |name: &str| name.split(['_', '-']).next().unwrap_or("").to_lowercase();
+    let olds = named_identifiers(old);
+    named_identifiers(new).iter().any(|(name, around)| {
+        !holds(old, name)
+            && olds.iter().any(|(was, said)| {
+                was != name
+                    && !holds(new, was)
+                    && first_part(was) == first_part(name)
+                    && around.iter().any(|w| said.contains(w))
+            })
+    })
+}
+
 fn moved_address(new: &str, old: &str) -> bool {
     let olds = named_addresses(old);
     named_addresses(new).iter().any(|(address, names)| {
@@ -416,8 +466,6 @@ fn moved_address(new: &str, old: &str) -> bool {
     })
 }
 
-/// Do two statements share a word of three letters or more that is neither a function word
-/// nor a number ("SLO", "p99")?
 /// Does a sentence beside a change give its reason: it names a value the change retired and
 /// is no change of its own? "Mapbox changed their pricing again" names the value left; "RocksDB
 /// builds are slow, we're going with redb" names a third value of the slot, a change of its own.
@@ -438,6 +486,8 @@ pub fn gives_a_reason(text: &str, retired: &[String], change: &str) -> bool {
         .all(|value| !slots.contains(&value.0) || retired.contains(&value.1) || in_change.contains(value))
 }
 
+/// Do two statements share a word of three letters or more that is neither a function word
+/// nor a number ("SLO", "p99")?
 fn share_a_word(a: &str, b: &str) -> bool {
     let of_a = words_of(a, 3, &[]);
     words_of(b, 3, &[]).iter().any(|w| of_a.contains(w))
@@ -549,7 +599,7 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     // The same thing at another address: "the dev API moved to https://dev-api.fleetco.net"
     // after "API for dev is https://api-dev.fleetco.io". The words that name each address
     // (the few before it) share one.
-    if moved_address(new, old) {
+    if moved_address(new, old) || moved_identifier(new, old) {
         return true;
     }
     // The same service on another port: shares a content word besides the port words.

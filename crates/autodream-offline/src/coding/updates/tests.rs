@@ -197,3 +197,21 @@ fn a_reason_names_the_value_left_and_is_no_change_of_its_own() {
     assert!(!gives_a_reason("We moved from Mapbox to Google Maps last sprint", &left, change));
     assert!(!gives_a_reason("Mapbox changed their pricing again", &[], change));
 }
+
+#[test]
+fn another_variant_of_a_name_said_of_the_same_thing_is_a_change() {
+    let old = "Everything runs on the TRANSFORMING_WH warehouse.";
+    assert!(supersedes("Platform moved our runs to TRANSFORMING_WH_M, the medium warehouse.", old));
+    assert!(supersedes(
+        "We switched the experiment to churn-v4 now.",
+        "Log every run to the experiment churn-v3."
+    ));
+    // Another name altogether, a variant said of something else, or no change said.
+    assert!(!supersedes("We moved the nightly job to REPORTING_WH, the reporting warehouse.", old));
+    assert!(!supersedes("We moved the cache to TRANSFORMING_WH_M, the medium instance.", old));
+    assert!(!supersedes("TRANSFORMING_WH_M is the medium warehouse.", old));
+    assert!(!supersedes(
+        "Set ENTIRE_LOCAL_DEV=1 now to use the wrapper script.",
+        "The tool reads ENTIRE_TELEMETRY from the env."
+    ));
+}
