@@ -282,6 +282,13 @@ static ASSENT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words about when or whether to do the work, which a pick's refinement may be made of alone.
+static WHEN_TO_DO_IT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:straight away|right away|right now|asap|now|first|then|please|go ahead|go for it|let'?s (?:do|go with) (?:it|that)|do it|and|thanks?(?: you)?)\b",
+    )
+});
+
 /// What the user says with the label, in the same sentence: "A. just manual commit for now
 /// (can we update the issue?)" → "just manual commit for now"; "I think B, nested in strategy
 /// options - it leaves us space" → "nested in strategy options - it leaves us space". Nothing
@@ -304,7 +311,9 @@ pub fn refinement(answer: &str) -> Option<String> {
     };
     let words = ASSENT.replace(sentence.trim(), "");
     let words = words.trim().trim_end_matches(['.', ',', ';', '!', ' ']);
-    (super::kinds::word_count(words) >= 2 && !words.contains('?')).then(|| words.to_string())
+    // "straight away", "go for it, please": when to do it, not how it was meant.
+    let meant = WHEN_TO_DO_IT.replace_all(words, "");
+    (super::kinds::word_count(&meant) >= 2 && !words.contains('?')).then(|| words.to_string())
 }
 
 /// The longest line of a pick's terms, and the most lines read.
@@ -517,6 +526,8 @@ mod tests {
             ("I like Option C", None),
             ("B, why not?", None),
             ("C. sounds good", None),
+            ("1 straight away", None),
+            ("B, go for it please", None),
             ("I like Option 1, from a enabling perspective:\n\nentire enable -> as before", None),
         ] {
             assert_eq!(refinement(answer).as_deref(), words, "{answer}");
