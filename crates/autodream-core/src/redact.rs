@@ -112,6 +112,7 @@ pub fn redact(text: &str) -> Redaction<'_> {
     RULES.scan(text, |rule, hit| match (rule.judge)(hit, rule.kind) {
         Verdict::Replace(secrets) if secrets.iter().flatten().all(|s| s.start < s.end) => {
             let buffer = output.get_or_insert_with(|| String::with_capacity(text.len()));
+            let before = copied;
             for secret in secrets.into_iter().flatten() {
                 if secret.start < copied {
                     continue;
@@ -124,7 +125,10 @@ pub fn redact(text: &str) -> Redaction<'_> {
                 redaction.count += 1;
                 *redaction.by_kind.entry(secret.kind).or_insert(0) += 1;
             }
-            Some(hit.end().max(copied))
+            // Scanning goes on right after what was replaced: the rest of the match (the host
+            // after a URL's password, a closing quote) is read again, so that whatever a second
+            // pass would find there is found now.
+            Some(if copied > before { copied } else { hit.end().max(copied) })
         }
         Verdict::Replace(_) => None,
         // Not a secret after all: resume past what was ruled out; a skip from the start of
@@ -269,7 +273,11 @@ fn rules() -> Vec<(String, Rule)> {
         rule(
             SecretKind::UrlPassword,
             url_password_judge,
-            format!(r#"{B}[A-Za-z][A-Za-z0-9+.\-]{{1,20}}://([^\s:/@'"<>]*):([^\s/'"<>@]+(?:@[^\s/'"<>@]+)*)@"#),
+            // The '@' that ends the password leads to a host: its first character is part of
+            // the match, so a password with '@' in it is as long as the host allows and no longer
+            // (one rejected match would hide the shorter one, and a second pass would find it).
+            // Brackets are no password's (a URL must encode them) and keep a marker out of one.
+            format!(r#"{B}[A-Za-z][A-Za-z0-9+.\-]{{1,20}}://([^\s:/@'"<>]*):([^\s/'"<>@\[\]]+(?:@[^\s/'"<>@\[\]]+)*)@[\p{{Alphabetic}}\p{{N}}\[]"#),
         ),
         rule(
             SecretKind::BearerToken,
@@ -333,9 +341,8 @@ fn url_password_judge(hit: &Hit<'_>, kind: SecretKind) -> Verdict {
     let (Some(user), Some(password)) = (hit.group(1), hit.group(2)) else {
         return hit.skip();
     };
-    // The '@' must lead to a host.
-    let host_follows = hit.char_after().is_some_and(|c| c.is_alphanumeric() || c == '[');
-    if !host_follows || is_marker(password) {
+    // The '@' leads to a host: the pattern holds the host's first character.
+    if is_marker(password) {
         return hit.skip();
     }
     // `https://<token>:x-oauth-basic@host`: the user name is the credential.

@@ -370,3 +370,30 @@ proptest! {
         prop_assert_eq!(redaction.count == 0, matches!(redaction.text, Cow::Borrowed(_)));
     }
 }
+
+#[test]
+fn a_url_password_is_cut_at_the_at_sign_that_leads_to_a_host_so_a_second_pass_finds_nothing() {
+    for (text, once) in [
+        (
+            "https://user:a@hostpassword=®A@:மힰ ",
+            "https://user:[REDACTED:url_password]@hostpassword=[REDACTED:password] ",
+        ),
+        (
+            "https://user:a@host[REDACTED:secret]password=@host前天 密码=",
+            "https://user:[REDACTED:url_password]@host[REDACTED:secret]password=[REDACTED:password] 密码=",
+        ),
+        (
+            "postgres://app:p@ss@db.internal:5432/app",
+            "postgres://app:[REDACTED:url_password]@db.internal:5432/app",
+        ),
+        // What follows the '@' is read again: a secret there is found in the same pass.
+        (
+            "https://user:=@password=A0aA0A",
+            "https://user:[REDACTED:url_password]@password=[REDACTED:password]",
+        ),
+    ] {
+        let first = redact(text).text.into_owned();
+        assert_eq!(first, once, "{text}");
+        assert_eq!(redact(&first).count, 0, "{first}");
+    }
+}

@@ -105,6 +105,15 @@ pub fn items(text: &str) -> Vec<&str> {
             if parts.len() >= 3 && parts.iter().all(|p| word_count(p) <= 6) {
                 return parts;
             }
+            // A Chinese list of facts: each clause between full-width commas names its own thing
+            // ("这个项目是个小 KV 服务，异步运行时用 tokio，存储引擎现在是 sled"). A clause that names
+            // nothing ("想了一下", "生产不敢用") leans on the others: no list.
+            let parts: Vec<&str> = c.split('，').map(str::trim).filter(|p| !p.is_empty()).collect();
+            if parts.len() >= 3
+                && parts.iter().all(|p| word_count(p) <= 6 && p.chars().any(|ch| ch.is_ascii_alphanumeric()))
+            {
+                return parts;
+            }
             // "…: Pinia stores, vue-i18n, API for dev is https://api-dev.fleetco.io": an address
             // said last, as a statement of its own, is an item of its own ("…, console at
             // https://…" is the console of what the line is about, and goes with it).

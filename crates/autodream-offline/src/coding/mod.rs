@@ -370,8 +370,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                 }
             }
             if !gone.is_empty() && !stay.is_empty() {
+                // Clauses set apart by full-width commas are joined by them again.
+                let comma = if old.text.contains('，') { "，" } else { "; " };
                 split_off.push(Memo {
-                    text: terminate(&crate::render::capitalise_first(&stay.join("; "))),
+                    text: terminate(&crate::render::capitalise_first(&stay.join(comma))),
                     ..old.clone()
                 });
                 old.text = gone.join("; ");

@@ -215,3 +215,22 @@ fn another_variant_of_a_name_said_of_the_same_thing_is_a_change() {
         "The tool reads ENTIRE_TELEMETRY from the env."
     ));
 }
+
+#[test]
+fn a_chinese_list_of_facts_splits_at_full_width_commas_only_when_each_clause_names_its_thing() {
+    let items = super::super::kinds::items;
+    assert_eq!(
+        items("这个项目是个小 KV 服务，异步运行时用 tokio，存储引擎现在是 sled"),
+        ["这个项目是个小 KV 服务", "异步运行时用 tokio", "存储引擎现在是 sled"]
+    );
+    // "想了一下" and "生产不敢用" name nothing: they lean on the clause between them.
+    assert_eq!(
+        items("想了一下，sled 太久没发正式版了，生产不敢用"),
+        ["想了一下，sled 太久没发正式版了，生产不敢用"]
+    );
+    // Two clauses are no list.
+    assert_eq!(
+        items("阿里云那边推荐用 ALB Ingress，nginx-ingress 要维护的东西太多"),
+        ["阿里云那边推荐用 ALB Ingress，nginx-ingress 要维护的东西太多"]
+    );
+}
