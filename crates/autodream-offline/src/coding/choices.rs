@@ -14,6 +14,11 @@
 //! | an option the agent offered, as a heading or bold lead | "**Option C — Thank you footer**" |
 //! | an option in a table row | "\| **A. `auto_summarize: true`** \| Simple boolean … \|" |
 //!
+//! What the user says with the label is how they meant it, and goes beside the option chosen
+//! ("A. just manual commit for now" → "Chosen: Manual-commit only (just manual commit for
+//! now): …"); a pick that ends its line with a colon and spells out the option in the user's
+//! own lines is written with those lines instead of the agent's description.
+//!
 //! A label the agent's last message did not offer picks nothing. An answer that numbers its
 //! replies to the agent's numbered questions ("1. no, 2. left most, if all 3 lanes are active
 //! we just show no line") picks no option either: each reply answers its question, and the
