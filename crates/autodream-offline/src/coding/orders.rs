@@ -5,7 +5,7 @@
 //! | class | example |
 //! |---|---|
 //! | a way of working put in a sequence of steps | "Now use the writing clearly skill on this document" |
-//! | a verb (however spelt) taking a question about the task | "Ibvestiaget how we can solve this: <issue link>" |
+//! | a verb (however spelt) taking a question about the task | "Ibvestiaget how we can solve this: `<issue link>`" |
 //! | an incident's "never" | "… and make sure this never repeats again" |
 //! | a change to the work, said as what we should do | "We should update the banner to also have a check mark" (not "… to any logging") |
 //! | the same change in the passive | "All project docs regarding the metadata objects should be documented" (not "Every new endpoint should be documented …") |
