@@ -249,11 +249,13 @@ impl OfflineExtractor {
         let line_count = ends.len() - 1;
         let mut resume_at = ends[line_count];
         let mut out = Vec::new();
-        for (i, group) in groups.iter().enumerate() {
-            let first = group[0].line;
-            let last_line = groups.get(i + 1).map_or(line_count, |g| g[0].line - 1);
+        // Where each turn starts, so that each can be moved out of `groups` as it is heard.
+        let firsts: Vec<usize> = groups.iter().map(|g| g[0].line).collect();
+        for (i, group) in groups.iter_mut().enumerate() {
+            let first = firsts[i];
+            let last_line = firsts.get(i + 1).map_or(line_count, |next| next - 1);
             let answered = group.iter().any(|t| t.role != Role::User);
-            let is_last = i + 1 == groups.len();
+            let is_last = i + 1 == firsts.len();
             if is_last && opens_turn(&group[0]) && (!answered || !chunk.final_turn_complete) {
                 resume_at = ends[first - 1];
                 break;
@@ -267,8 +269,8 @@ impl OfflineExtractor {
             } else {
                 // The agent's words of the turn come along: the user's sentences are heard the
                 // way a dream hears them (a name dictated apart takes the session's spelling).
-                let session =
-                    ParsedSession { file: file.clone(), format, turns: group.clone(), skipped_lines: 0 };
+                let turns = std::mem::take(group);
+                let session = ParsedSession { file: file.clone(), format, turns, skipped_lines: 0 };
                 said::hear(std::slice::from_ref(&session), &[], self.now, &self.tz).sentences
             };
             out.push(TurnSaid { end, sentences });
