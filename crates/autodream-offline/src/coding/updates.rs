@@ -399,14 +399,29 @@ fn named_addresses(text: &str) -> Vec<(String, Vec<String>)> {
     ADDRESS
         .find_iter(text)
         .map(|m| {
-            // The few words right before the address.
-            let lead: Vec<&str> =
-                text[..m.start()].split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-            let lead = lead[lead.len().saturating_sub(4)..].join(" ");
-            let before = words_of(&lead, 3, &["moved", "now", "new", "old", "points", "lives"]);
+            let before =
+                words_beside(text, m.range(), 4, 0, &["moved", "now", "new", "old", "points", "lives"]);
             (m.as_str().trim_end_matches(['.', '/']).to_lowercase(), before)
         })
         .collect()
+}
+
+/// The naming words ([`words_of`]) among the `before` words right before `at` in `text` and
+/// the `after` words right after it: what the name or address there is said of.
+fn words_beside(
+    text: &str,
+    at: std::ops::Range<usize>,
+    before: usize,
+    after: usize,
+    besides: &[&str],
+) -> Vec<String> {
+    let split = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(String::from).collect()
+    };
+    let lead = split(&text[..at.start]);
+    let tail = split(&text[at.end..]);
+    let few = [&lead[lead.len().saturating_sub(before)..], &tail[..tail.len().min(after)]].concat();
+    words_of(&few.join(" "), 3, besides)
 }
 
 /// Each name of a text that is an identifier with a variant's shape ("TRANSFORMING_WH_M",
@@ -415,15 +430,6 @@ fn named_identifiers(text: &str) -> Vec<(String, Vec<String>)> {
     static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
         re(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z][a-z0-9]*(?:-[a-z]*[0-9]+[a-z0-9]*)+\b")
     });
-    let words = |t: &str, last: bool| {
-        let all: Vec<&str> = t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-        let few = if last { &all[all.len().saturating_sub(3)..] } else { &all[..all.len().min(3)] };
-        words_of(
-            &few.join(" "),
-            3,
-            &["moved", "now", "new", "old", "runs", "run", "uses", "use", "switched", "points"],
-        )
-    };
     IDENTIFIER
         .find_iter(text)
         // Not a piece of a path, a file name or a call ("src/load_config.rs", "load_config()").
@@ -435,9 +441,8 @@ fn named_identifiers(text: &str) -> Vec<(String, Vec<String>)> {
             !in_a_path && !extension
         })
         .map(|m| {
-            let mut around = words(&text[..m.start()], true);
-            around.extend(words(&text[m.end()..], false));
-            (m.as_str().to_string(), around)
+            let besides = ["moved", "now", "new", "old", "runs", "run", "uses", "use", "switched", "points"];
+            (m.as_str().to_string(), words_beside(text, m.range(), 3, 3, &besides))
         })
         .collect()
 }
