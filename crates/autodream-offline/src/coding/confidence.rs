@@ -127,7 +127,7 @@ static SCOPE: LazyLock<Regex> = LazyLock::new(|| {
 /// A hedge: a guess, not a statement.
 static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:maybe|perhaps|probably|possibly|i think|i guess|i believe|i feel|i suppose|not sure|seems?|might|could be|i'?m (?:not )?sure|kind of|sort of|hmm+|or so|looks like|ideally|if we)\b|也许|可能|好像",
+        r"(?i)\b(?:maybe|perhaps|probably|possibly|i t(?:h?ink|hnk|hik)|i guess|i believe|i feel|i suppose|not sure|seems?|might|could be|i'?m (?:not )?sure|kind of|sort of|hmm+|or so|looks like|ideally|if we)\b|也许|可能|好像",
     )
     .expect("valid regex")
 });

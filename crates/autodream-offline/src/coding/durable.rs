@@ -25,7 +25,7 @@ pub use super::secrets::{holds_secret, looks_random};
 use crate::text::is_cjk;
 
 use super::kinds::STRONG_STANDING;
-pub use super::kinds::{Dropped, Kind, UPDATE, is_rule, word_count};
+pub use super::kinds::{Dropped, Kind, is_rule, says_a_change, word_count};
 use super::orders::{STANDING_IMPERATIVE, is_imperative};
 
 mod leads;
@@ -405,7 +405,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     };
     let standing = STANDING.is_match(trimmed);
     // "… if we now rebase, the diff would not be correct anymore": a change imagined, not made.
-    let update = UPDATE.is_match(trimmed) && !HYPOTHETICAL.is_match(trimmed);
+    let update = says_a_change(trimmed) && !HYPOTHETICAL.is_match(trimmed);
     let decision = DECISION.is_match(trimmed);
     let cjk = trimmed.chars().filter(|&c| is_cjk(c)).count();
     let specific = SPECIFIC.is_match(trimmed) || cjk >= 6;
@@ -553,7 +553,7 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     if names_a_person(text) {
         return Some(Kind::Person);
     }
-    if UPDATE.is_match(text)
+    if says_a_change(text)
         && (DECLARATIVE.is_match(text)
             || STANDING.is_match(text)
             || has_value(text)

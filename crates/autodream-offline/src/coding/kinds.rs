@@ -35,12 +35,28 @@ pub enum Kind {
 /// Going back to a value: "we're going back to Google Maps", "reverted to Postgres 15".
 pub const GOING_BACK: &str = r"(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to";
 
-/// Something changed.
-pub static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
+/// Something changed, said by the words of a change (the move from one value to another is
+/// [`says_a_change`]'s to tell).
+static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)\b(?:switched|switching|moved|moving|migrated|migrating|replaced|replacing|upgraded|upgrading|bumped|bumping|raised|raising|dropped|dropping|changed|change of plan|retired|deprecated|no longer|anymore|until recently|(?:we|i|they) used to|提到\s*\d+|降到\s*\d+|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|now,? not|from \S+(?: \S+){{0,3}} to|{GOING_BACK})\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到"
+        r"(?i)\b(?:switched|switching|moved|moving|migrated|migrating|replaced|replacing|upgraded|upgrading|bumped|bumping|raised|raising|dropped|dropping|changed|change of plan|retired|deprecated|no longer|anymore|until recently|(?:we|i|they) used to|提到\s*\d+|降到\s*\d+|(?:is|are) gone|(?:is|are) now|now (?:is|are|uses?|lives?|listens?|runs?|owns?|goes|handles|approves)|instead of|now,? not|{GOING_BACK})\b|换成|改成|改用|改为|升到|升级到|迁到|迁移到|切到|停用|下线|不再|调去|调到|现在归|以后都用|换了|改了|迁到"
     ))
 });
+
+/// "from yarn to pnpm", "from 16 to 18": a move from one value to another, and the word it
+/// moves to.
+static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom \S+(?: \S+){0,3} to\s+([\w@.-]+)"));
+
+/// Does the sentence say that something changed ("we moved to pnpm", "from 16 to 18", "换成
+/// pnpm")? "Examples from other frameworks to understand the problem" does not: "to" before a
+/// verb gives a purpose, not the value moved to.
+pub fn says_a_change(text: &str) -> bool {
+    UPDATE.is_match(text)
+        || FROM_TO.captures_iter(text).any(|c| {
+            let to = &c[1];
+            !(to.chars().all(|ch| ch.is_ascii_lowercase()) && super::orders::is_verb(to))
+        })
+}
 
 /// Is this fact a standing rule ("always …", "never …", "一律 …")?
 pub fn is_rule(text: &str) -> bool {

@@ -265,7 +265,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // "It's argo.platform.tessellate.io now", "dev doesn't live there anymore, it points at
         // https://gw.dev…": what the pointer stood for is the old place; the new address says
         // itself.
-        let names_new_address = kinds::UPDATE.is_match(&text) && ADDRESS.is_match(&text);
+        let names_new_address = kinds::says_a_change(&text) && ADDRESS.is_match(&text);
         if (pronoun_subject || (hole && !said.note)) && !names_new_address {
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             continue;

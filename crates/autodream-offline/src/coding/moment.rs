@@ -30,10 +30,11 @@ use crate::text::re;
 
 use super::kinds::{Dropped, STRONG_STANDING};
 
-/// "However, …", "This means …", "In that case …": the sentence answers the one before.
+/// "However, …", "This means …", "In that case …": the sentence answers the one before. "I
+/// don't think …" is a doubt however it is typed ("i don't tink", "i dont thnk").
 static ARGUMENT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|i (?:get|understand|see|know|realise|realize) that|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:think|believe)|i (?:figure|reckon|guess|suppose|wonder)|i (?:don'?t|do not) know (?:if |whether )?i\b|from what i(?:'ve| have)? (?:seen|observed|read|understand|can tell)|just to be sure|really,? we)\b",
+        r"(?i)^(?:however|therefore|thus|hence|otherwise|meanwhile|consequently|in that case|in this case|that said|which means|this means|that means|this way|that way|this is why|that'?s why|like (?:it|this|that|if|when)|or|which|while (?:this|that|it)|i (?:get|understand|see|know|realise|realize) that|in theory|in practice|technically|basically|essentially|looking (?:at|into|through)|i (?:don'?t|do not) (?:t(?:h?ink|hnk|hik)|believe)|i (?:figure|reckon|guess|suppose|wonder)|i (?:don'?t|do not) know (?:if |whether )?i\b|from what i(?:'ve| have)? (?:seen|observed|read|understand|can tell)|just to be sure|really,? we)\b",
     )
 });
 /// "E.g. commit hook, I want …": an example of the sentence before; "Then we look at 50
@@ -147,6 +148,20 @@ static YOUR_SITUATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^you(?:'re| are| have| 've got| have got) (?:an? |the |no |some |two |\d+ )?(?:active|open|running|current|new|pending|uncommitted|unsaved|old|stale|wrong|local|unpushed|failing|broken)\b|^you(?:'re| are) (?:on|in) (?:the|a|an|this) (?:\w+ )?(?:branch|worktree|directory|folder|session)\b",
     )
 });
+/// "You marked issue 950 for deletion but that's a useful feature": what the agent did in this
+/// session, told back to it.
+static YOU_DID: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^you (?:just |already |also |accidentally )?(?:\w{2,}ed|did|made|wrote|put|set|left|broke|took|forgot|missed|ran|built|sent)\b",
+    )
+});
+/// Verbs ending in "ed" that are no past tense ("you need", "you proceed"), and "you used to",
+/// which tells a habit.
+static NOT_WHAT_YOU_DID: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^you (?:need|proceed|succeed|exceed|embed|feed|seed|speed|used to)\b"));
+/// "…, but we use pnpm here": what the user says against what the agent did is how things are.
+static HOW_WE_DO_IT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:we|our)\b|\b(?:in this (?:repo|project|codebase)|here)\b"));
 /// "Summaries are extracted from the transcript via extractLastAssistantMessage": what the
 /// code does, told by the function that does it (a function's name in camelCase or snake_case,
 /// or a call), with no person and no rule: the code says it.
@@ -318,6 +333,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
         || IMPRESSION.is_match(s)
         || TRIED.is_match(s)
         || YOUR_SITUATION.is_match(s)
+        || YOU_DID.is_match(s) && !NOT_WHAT_YOU_DID.is_match(s) && !HOW_WE_DO_IT.is_match(s)
     {
         return Some(Dropped::Status);
     }
@@ -508,6 +524,12 @@ mod tests {
             ("If they're the same, no new commit was created and Created should be false", Dropped::Request),
             ("It should be worktree plus the new changes done by session 2", Dropped::Request),
             ("You have an active Claude Code session", Dropped::Status),
+            // What the agent did in this session, told back to it.
+            (
+                "You marked https://github.com/o/r/issues/950 for deletion but that's a useful feature",
+                Dropped::Status,
+            ),
+            ("You deleted the wrong file", Dropped::Status),
             ("currently we are working in @docs/planning/prd.md", Dropped::Status),
             ("Once we switch to a new one, rewind should not bother with the old one", Dropped::NotDurable),
             ("Session 1 changes were discarded, so it should NOT be attributed", Dropped::NotDurable),
@@ -577,6 +599,9 @@ mod tests {
             "Claude Rule should appear as \"Claude Rule\", not just \"Rule\"",
             "Release notes should link every PR they mention.",
             "You have access to the staging database through the bastion.",
+            // What the user says against what the agent did is how things are done here.
+            "You used npm but we use pnpm in this repo.",
+            "You need the VPN for the staging database.",
             "Secrets are loaded from the vault via the `vault-agent` sidecar.",
             "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {

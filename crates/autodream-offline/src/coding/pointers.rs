@@ -10,9 +10,10 @@ use regex::Regex;
 
 use super::kinds;
 
-/// A sentence that points back at the thing the sentence before it named.
+/// A sentence that points back at the thing the sentence before it named, or leaves it out
+/// ("Avoid inventing our own."): the noun "our own" stands for was said before.
 static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
+    Regex::new(r"(?i)\b(?:our|your|their|my) own[.!]?\s*$|\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
 });
 
 /// Something a pronoun later in the sentence can stand for: a name, a code span, a path,

@@ -14,7 +14,7 @@ use regex::Regex;
 
 use crate::text::re;
 
-use super::kinds::{GOING_BACK, UPDATE};
+use super::kinds::{GOING_BACK, says_a_change};
 use crate::text::is_cjk;
 
 static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom\s+((?:\S+\s+){0,6}?\S+)\s+to\s+\S"));
@@ -211,7 +211,7 @@ pub fn is_tentative(text: &str) -> bool {
 /// The old values an update sentence names as gone or replaced.
 pub fn replaced_values(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let updating = UPDATE.is_match(text);
+    let updating = says_a_change(text);
     let mut push = |v: Option<String>| {
         if let Some(v) = v
             && !out.contains(&v)
@@ -533,7 +533,7 @@ fn goes_back_from(new: &str, old: &str) -> bool {
     let Some(c) = BACK_TO.captures(new) else { return false };
     let back_to = vocabulary.values_in(&c[1]);
     let in_old = vocabulary.values_in(old);
-    UPDATE.is_match(old)
+    says_a_change(old)
         && back_to.iter().any(|(category, value)| {
             vocabulary.categories[*category].exclusive
                 && in_old.contains(&(*category, value.clone()))
@@ -572,7 +572,7 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     if differ_only_in_value(new, old) {
         return true;
     }
-    if !UPDATE.is_match(new) {
+    if !says_a_change(new) {
         return false;
     }
     // The same thing given another version number: "Java 17" → "Java 21", or "minSdk 提到 26"

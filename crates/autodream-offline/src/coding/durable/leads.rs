@@ -9,7 +9,7 @@ use regex::Regex;
 
 use crate::text::re;
 
-use super::super::kinds::{UPDATE, word_count};
+use super::super::kinds::{says_a_change, word_count};
 
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
@@ -26,10 +26,24 @@ static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {
 static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^([^:：]{1,40})[:：]\s*"));
 
 /// The label a sentence opens with, if any. "That std::vector …" has none: two colons
-/// separate a path, they end no label.
+/// separate a path, they end no label; nor has "also for https://…/issues/1140 …", where the
+/// colon is the address's.
 pub(super) fn label(text: &str) -> Option<regex::Captures<'_>> {
-    LABEL.captures(text).filter(|c| !text[c.get(0).expect("match").end()..].starts_with(':'))
+    LABEL.captures(text).filter(|c| {
+        let rest = &text[c.get(0).expect("match").end()..];
+        let colon = c.get(1).expect("group").end();
+        !rest.starts_with(':') && !text[colon..].starts_with("://")
+    })
 }
+
+/// "When reporting back, include: …", "Our stack is: …": what comes before the colon ends on
+/// a verb whose object follows it. It is the sentence's start, not a label to drop: the rest
+/// alone would be a list of things nobody says anything about.
+static VERB_OF_WHAT_FOLLOWS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:include|includes|including|contain|contains|is|are|was|were|be|means|mean|use|uses|need|needs|want|wants|prefer|prefers|mention|list|add|say|says|said|like|likes)\s*$",
+    )
+});
 
 /// "Runs daily at 02:30 UTC": the colon of a time is no label's.
 fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
@@ -38,8 +52,6 @@ fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
     s[..colon].ends_with(|ch: char| ch.is_ascii_digit()) && after.is_some_and(|ch| ch.is_ascii_digit())
 }
 
-/// A URL's scheme is no label ("https://…").
-static URL_SCHEME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^[a-z][a-z0-9+.-]*://"));
 /// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
 pub(super) static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -180,7 +192,7 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         if let Some(m) = LEAD_ZH.find(s) {
             s = s[m.end()..].trim_start();
         }
-        if let Some(c) = label(s).filter(|c| !URL_SCHEME.is_match(s) && !is_a_time(s, c)) {
+        if let Some(c) = label(s).filter(|c| !is_a_time(s, c) && !VERB_OF_WHAT_FOLLOWS.is_match(&c[1])) {
             let label = c.get(1).expect("group").as_str();
             let rest = &s[c.get(0).expect("match").end()..];
             // The rest names the label's subject with a pronoun ("Change of plan on the
@@ -191,7 +203,7 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             // names a tool is what the rest is about.
             if !MEANINGFUL_LABEL.is_match(label)
                 && !refers
-                && !UPDATE.is_match(label)
+                && !says_a_change(label)
                 && super::super::vocabulary::VOCABULARY.values_in(label).is_empty()
                 && word_count(label) <= 5
                 && word_count(rest) >= 3

@@ -313,6 +313,35 @@ fn the_colon_of_a_time_is_no_label_and_a_wide_colon_is_read_whole() {
         without_lead("That std::vector in processBlock allocates every block.").0,
         "That std::vector in processBlock allocates every block."
     );
+    // The colon of an address ends no label, wherever the address stands.
+    assert_eq!(
+        without_lead("also for https://github.com/o/r/issues/1140 validate is not the right subcommand").0,
+        "For https://github.com/o/r/issues/1140 validate is not the right subcommand"
+    );
+    // What comes before the colon ends on a verb whose object follows it: the sentence's start.
+    assert_eq!(
+        without_lead("When reporting back, include: the branch; the worktree path; the status").0,
+        "When reporting back, include: the branch; the worktree path; the status"
+    );
+    assert_eq!(
+        without_lead("Our stack is: Rust, Postgres and Redis").0,
+        "Our stack is: Rust, Postgres and Redis"
+    );
+    assert_eq!(without_lead("Context: the API runs on port 8080").0, "The API runs on port 8080");
+}
+
+#[test]
+fn a_doubt_typed_in_haste_and_a_purpose_are_no_fact_and_no_change() {
+    // "tink" for "think": a doubt the user asks the agent to check.
+    assert_eq!(
+        judge("i don't tink agentv has any use of the remote name, can you confirm.", day(), false),
+        Verdict::Drop(Dropped::NotDurable)
+    );
+    // "from … to" before a verb gives a purpose, not a move from one value to another.
+    assert!(!says_a_change("Any examples from other eval frameworks to understand the problem"));
+    assert!(says_a_change("We went from yarn to pnpm last week"));
+    assert!(says_a_change("Node goes from 18 to 20 in the next release"));
+    assert!(says_a_change("We moved from Heroku to render"));
 }
 
 #[test]
