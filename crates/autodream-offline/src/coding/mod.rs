@@ -337,8 +337,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // The names this statement retires: a value the vocabulary knows or one word ("moment
         // 全部换成 dayjs"); "rev C is retired" retires a revision, and a sentence about rev C
         // after it is a fact of its own, not a reason.
-        let mut retired: Vec<String> = updates::replaced_things(&text)
-            .into_iter()
+        let named_as_replaced = updates::replaced_things(&text);
+        let mut retired: Vec<String> = named_as_replaced
+            .iter()
+            .cloned()
             .filter(|old| {
                 !old.contains(char::is_whitespace) || !vocabulary::VOCABULARY.values_in(old).is_empty()
             })
@@ -386,11 +388,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // history all the same, recorded under Superseded so that it is never taken for the
         // current one.
         if !updates::is_tentative(&text) {
-            for old in updates::replaced_things(&text) {
-                if memos.iter().any(|m| updates::holds(&m.text, &old)) {
+            for old in &named_as_replaced {
+                if memos.iter().any(|m| updates::holds(&m.text, old)) {
                     continue;
                 }
-                if let Some(line) = updates::history_line(&text, &old) {
+                if let Some(line) = updates::history_line(&text, old) {
                     split_off_history(&mut memos, &slug, line, said.date, &source);
                     tally.superseded += 1;
                 }

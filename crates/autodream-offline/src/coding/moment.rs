@@ -177,6 +177,11 @@ static IMPRESSION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:it |this |that )?(?:seems|looks like|appears|sounds like)\b|^appar[ae]nte?ly\b|^(?:i (?:noticed|saw|see|can see|could see|found|notice|realised|realized))\b|, i (?:can|could) see\b",
     )
 });
+/// "The dogfood https://…/screenshots/03-detail.png shows a worse design": what a screenshot
+/// shows is the screen of the moment. An image linked by its address, or any path of a
+/// screenshot; an image in the project's tree ("the logo is assets/logo.png") is left alone.
+static A_SCREENSHOT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bhttps?://\S+\.(?:png|jpe?g|gif|webp)\b|\S*screen[- _]?shots?\S*/\S+"));
 /// "If I use Mistral, the results are not that great": what the user saw when they tried
 /// something, a report of the moment ("If we …" often states a rule, and is left to them).
 static TRIED: LazyLock<Regex> = LazyLock::new(|| {
@@ -334,6 +339,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
         || TRIED.is_match(s)
         || YOUR_SITUATION.is_match(s)
         || YOU_DID.is_match(s) && !NOT_WHAT_YOU_DID.is_match(s) && !HOW_WE_DO_IT.is_match(s)
+        || A_SCREENSHOT.is_match(s)
     {
         return Some(Dropped::Status);
     }
@@ -530,6 +536,12 @@ mod tests {
                 Dropped::Status,
             ),
             ("You deleted the wrong file", Dropped::Status),
+            // What a screenshot shows.
+            (
+                "The dogfood https://github.com/o/r/blob/e/shots/03-case-detail.png shows a worse design",
+                Dropped::Status,
+            ),
+            ("In docs/screenshots/studio-dark.webp the toolbar overlaps the editor", Dropped::Status),
             ("currently we are working in @docs/planning/prd.md", Dropped::Status),
             ("Once we switch to a new one, rewind should not bother with the old one", Dropped::NotDurable),
             ("Session 1 changes were discarded, so it should NOT be attributed", Dropped::NotDurable),
@@ -602,6 +614,7 @@ mod tests {
             // What the user says against what the agent did is how things are done here.
             "You used npm but we use pnpm in this repo.",
             "You need the VPN for the staging database.",
+            "The app icon is assets/icon.png, exported from the Figma file.",
             "Secrets are loaded from the vault via the `vault-agent` sidecar.",
             "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {
