@@ -340,10 +340,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let named_as_replaced = updates::replaced_things(&text);
         let mut retired: Vec<String> = named_as_replaced
             .iter()
-            .cloned()
             .filter(|old| {
                 !old.contains(char::is_whitespace) || !vocabulary::VOCABULARY.values_in(old).is_empty()
             })
+            .cloned()
             .collect();
         for old in memos.iter_mut().filter(|m| m.replaced.is_none() && !m.edited && m.date <= said.date) {
             // One turn says its sentences together: "We're going back to Google Maps. Mapbox
