@@ -104,7 +104,13 @@ pub(super) fn names_a_person(text: &str) -> bool {
     // one to ask ("Priya is the PM", "our PM is Priya", "ask Kofi").
     PERSON_PLACE.captures_iter(text).any(|c| {
         let w = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
-        !w.is_empty() && !COMMON_CAPITALISED.contains(&w.to_lowercase().as_str())
+        // "Active handles, branches, and worktree paths": an English word before a word of a
+        // list, with no object after it, is no name ("Chen reviews, as usual" still is one).
+        let lower = w.to_lowercase();
+        let listed = c.get(1).is_some()
+            && text[c.get(0).expect("match").end()..].starts_with([',', ';', '.'])
+            && crate::text::surprise_of_key(&lower) < crate::text::UNKNOWN_SURPRISE;
+        !w.is_empty() && !COMMON_CAPITALISED.contains(&lower.as_str()) && !listed
     })
 }
 

@@ -345,6 +345,15 @@ fn a_doubt_typed_in_haste_and_a_purpose_are_no_fact_and_no_change() {
 }
 
 #[test]
+fn a_word_of_a_list_before_a_comma_names_no_person() {
+    assert!(!people::names_a_person(
+        "When reporting back, include: Active handles, branches, and worktree paths"
+    ));
+    assert!(people::names_a_person("Priya handles billing and the on-call rota"));
+    assert!(people::names_a_person("Chen reviews, as usual for API changes"));
+}
+
+#[test]
 fn an_order_to_write_a_rule_down_leaves_the_rule() {
     assert_eq!(
         without_lead(
