@@ -3,6 +3,7 @@
 //! below the verdict (`durable`), the memo, the subjects and the updates, so that none of them
 //! needs another for these.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -35,6 +36,15 @@ pub enum Kind {
 /// Going back to a value: "we're going back to Google Maps", "reverted to Postgres 15".
 pub const GOING_BACK: &str = r"(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to";
 
+/// English verbs in their base form (`data/verbs.txt`).
+static VERBS: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| crate::text::load_list(include_str!("../../data/verbs.txt")));
+
+/// Is `word` (lowercase) an English verb in its base form?
+pub fn is_verb(word: &str) -> bool {
+    VERBS.contains(word)
+}
+
 /// Something changed, said by the words of a change (the move from one value to another is
 /// [`says_a_change`]'s to tell).
 static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -54,7 +64,7 @@ pub fn says_a_change(text: &str) -> bool {
     UPDATE.is_match(text)
         || FROM_TO.captures_iter(text).any(|c| {
             let to = &c[1];
-            !(to.chars().all(|ch| ch.is_ascii_lowercase()) && super::orders::is_verb(to))
+            !(to.chars().all(|ch| ch.is_ascii_lowercase()) && is_verb(to))
         })
 }
 

@@ -200,7 +200,7 @@ fn asks_for_work_midway(s: &str) -> bool {
     // "… if you need to check anything there" is a condition, not a request.
     NEED_TO_MIDWAY.captures(s).is_some_and(|c| {
         let verb = c[2].to_lowercase();
-        c.get(1).is_none() && super::orders::is_verb(&verb) && verb != "be" && !STRONG_STANDING.is_match(s)
+        c.get(1).is_none() && super::kinds::is_verb(&verb) && verb != "be" && !STRONG_STANDING.is_match(s)
     })
 }
 /// A question asked inside a sentence that started as a statement ("We have open PRs, are any

@@ -13,11 +13,11 @@
 //! | where a kind of thing goes, said as an order | "Add a README into the e2e dir … instead of in the global README" |
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::kinds::is_verb;
 use crate::text::re;
 
 /// Words that come before an order's verb without changing it ("please", "ok", "now", "can
@@ -33,9 +33,6 @@ static ORDER_FORM: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:please |pls |ok(?:ay)?,? |just |now |then |so |also )*(?:let'?s|can you|could you|would you|will you|can we|could we|shall we|go ahead and)\s+\w|^(?:帮我|帮忙|麻烦|请你?|你先|你|先|把|给|跑|看|查|加|改|删|修|顺手|顺便|再|去|试试?|本地起|检查|确认|整理|写|提|打印|输出|清掉|处理|补|拉|切|升级|更新|重启|做|实现)",
     )
 });
-/// English verbs in their base form (`data/verbs.txt`).
-static VERBS: LazyLock<HashSet<&'static str>> =
-    LazyLock::new(|| crate::text::load_list(include_str!("../../data/verbs.txt")));
 /// Verbs said to get attention before a statement ("Wait, we …", "Look, …").
 const ATTENTION: &[&str] = &["wait", "look", "listen", "see", "hold", "remember", "note"];
 /// Verbs that take a whole clause as their object: after them a noun and its verb is still
@@ -127,11 +124,6 @@ const OBJECT_START: &[&str] = &[
     "if", "where", "when", "which", "who",
 ];
 
-/// Is `word` (lowercase) an English verb in its base form?
-pub fn is_verb(word: &str) -> bool {
-    VERBS.contains(word)
-}
-
 /// Does the sentence open with an order: an order's verb after the words that may lead it
 /// ("please", "ok", "now", "can you"), or "let's …"? A verb that is also a noun is read as the
 /// subject when its verb follows ("Test files live in spec/", "Build times are long").
@@ -152,7 +144,7 @@ pub fn is_imperative(sentence: &str) -> bool {
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-').to_lowercase())
         .collect();
     let Some(first) = words.first() else { return false };
-    if !VERBS.contains(first.as_str()) {
+    if !is_verb(first.as_str()) {
         return false;
     }
     // "Fix: …" is a label, and "Wait, we …", "Look, …" are said to get attention: not orders.
@@ -177,7 +169,7 @@ fn opens_with_subject(words: &[String]) -> bool {
             return true;
         }
         // "Test files live in spec/": a plural noun and a verb in the plural.
-        let verb = VERBS.contains(w.as_str()) || STATIVE.contains(&w.as_str());
+        let verb = is_verb(w.as_str()) || STATIVE.contains(&w.as_str());
         if i >= 2 && verb && words[i - 1].ends_with('s') && !words[i - 1].ends_with("ss") {
             return true;
         }
@@ -291,7 +283,7 @@ pub fn turns_to_order(clause: &str) -> bool {
         rest.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase());
     let (Some(verb), Some(next)) = (words.next(), words.next()) else { return false };
     is_imperative(clause)
-        && VERBS.contains(verb.as_str())
+        && is_verb(verb.as_str())
         && !["only", "later", "instead", "too", "as", "so"].contains(&next.as_str())
 }
 

@@ -630,7 +630,7 @@ fn split_before_capitalised_order(sentence: &str) -> Vec<&str> {
             matches!(w.trim_matches(|c: char| !c.is_alphanumeric() && c != '&'), "and" | "or" | "&")
         });
         let named = in_a_list || !super::vocabulary::VOCABULARY.values_in(word.as_str()).is_empty();
-        if super::orders::is_verb(&word.as_str().to_lowercase())
+        if super::kinds::is_verb(&word.as_str().to_lowercase())
             && !named
             && before.split_whitespace().count() >= 3
         {

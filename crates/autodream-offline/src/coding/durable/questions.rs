@@ -60,7 +60,7 @@ fn asks_by_word_order(text: &str) -> bool {
                 | "then"
                 | "usually"
         )
-        && !super::super::orders::is_verb(&next)
+        && !super::super::kinds::is_verb(&next)
 }
 
 pub(super) fn is_question(text: &str) -> bool {
