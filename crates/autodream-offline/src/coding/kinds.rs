@@ -55,7 +55,7 @@ static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "from yarn to pnpm", "from 16 to 18": a move from one value to another, and the word it
 /// moves to.
-static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom \S+(?: \S+){0,3} to\s+(\S+)"));
+static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom \S+(?: \S+){0,3}? to\s+(\S+)"));
 
 /// Does the sentence say that something changed ("we moved to pnpm", "from 16 to 18", "换成
 /// pnpm")? "Examples from other frameworks to understand the problem" does not: "to" before a

@@ -178,10 +178,12 @@ static IMPRESSION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// "The dogfood https://…/screenshots/03-detail.png shows a worse design": what a screenshot
-/// shows is the screen of the moment. An image linked by its address, or any path of a
-/// screenshot; an image in the project's tree ("the logo is assets/logo.png") is left alone.
-static A_SCREENSHOT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\bhttps?://\S+\.(?:png|jpe?g|gif|webp)\b|\S*screen[- _]?shots?\S*/\S+"));
+/// shows is the screen of the moment: an image linked by its address, or a screenshot's file.
+/// An image in the project's tree ("the logo is assets/logo.png") and where screenshots go
+/// ("screenshots for the README live in docs/screenshots/") are left alone.
+static A_SCREENSHOT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\bhttps?://\S+\.(?:png|jpe?g|gif|webp)\b|\S*screen[- _]?shots?\S*\.(?:png|jpe?g|gif|webp)\b")
+});
 /// "If I use Mistral, the results are not that great": what the user saw when they tried
 /// something, a report of the moment ("If we …" often states a rule, and is left to them).
 static TRIED: LazyLock<Regex> = LazyLock::new(|| {
@@ -615,6 +617,7 @@ mod tests {
             "You used npm but we use pnpm in this repo.",
             "You need the VPN for the staging database.",
             "The app icon is assets/icon.png, exported from the Figma file.",
+            "Screenshots for the README live in docs/assets/screenshots/.",
             "Secrets are loaded from the vault via the `vault-agent` sidecar.",
             "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         ] {

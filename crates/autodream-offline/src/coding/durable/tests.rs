@@ -341,6 +341,7 @@ fn a_doubt_typed_in_haste_and_a_purpose_are_no_fact_and_no_change() {
     assert!(!says_a_change("Any examples from other eval frameworks to understand the problem"));
     assert!(says_a_change("We went from yarn to pnpm last week"));
     assert!(says_a_change("Node goes from 18 to 20 in the next release"));
+    assert!(says_a_change("The pool goes from 16 to 18 nodes to be safe"));
     assert!(says_a_change("We moved from Heroku to render"));
     assert!(says_a_change("Installs go from `npm` to `pnpm` in CI"));
     assert!(!says_a_change("Pull the rows from the API to build the report."));
