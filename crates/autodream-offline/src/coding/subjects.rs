@@ -179,6 +179,12 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
         .into_iter()
         .map(|(category, _)| subject_of_category(&super::vocabulary::VOCABULARY.categories[category].name))
         .collect();
+    // "an MCP server based on the pup CLI", "the language server": a server the project is or
+    // runs on a laptop is software, not a place it is deployed to.
+    static SOFTWARE_SERVER: LazyLock<Regex> = LazyLock::new(|| {
+        crate::text::re(r"(?i)\b(?:mcp|language|lsp|local|mock|stub) servers?\b")
+    });
+    let text = &*SOFTWARE_SERVER.replace_all(text, "");
     let mut best: Option<(usize, Subject)> = None;
     for (subject, re) in COMPILED.iter() {
         let hits = re.find_iter(text).count() + named.iter().filter(|s| **s == subject.slug).count();
@@ -214,6 +220,12 @@ mod tests {
             "references"
         );
         assert_eq!(subject_of("The service answers on 8081.", Kind::Fact).slug, "project");
+        // A server the project is, or runs locally, is no deploy target; the staging one is.
+        assert_eq!(
+            subject_of("Use /mcp-builder to build an MCP server based on the pup CLI", Kind::Preference).slug,
+            "project"
+        );
+        assert_eq!(subject_of("SSH into the staging server to read the logs.", Kind::Fact).slug, "deploys");
         // The tools a fact names say its subject when its words do not.
         assert_eq!(
             subject_of(
