@@ -181,9 +181,8 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
         .collect();
     // "an MCP server based on the pup CLI", "the language server": a server the project is or
     // runs on a laptop is software, not a place it is deployed to.
-    static SOFTWARE_SERVER: LazyLock<Regex> = LazyLock::new(|| {
-        crate::text::re(r"(?i)\b(?:mcp|language|lsp|local|mock|stub) servers?\b")
-    });
+    static SOFTWARE_SERVER: LazyLock<Regex> =
+        LazyLock::new(|| crate::text::re(r"(?i)\b(?:mcp|language|lsp|local|mock|stub) servers?\b"));
     let text = &*SOFTWARE_SERVER.replace_all(text, "");
     let mut best: Option<(usize, Subject)> = None;
     for (subject, re) in COMPILED.iter() {
