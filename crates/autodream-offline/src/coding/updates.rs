@@ -541,6 +541,23 @@ fn goes_back_from(new: &str, old: &str) -> bool {
         })
 }
 
+/// "The Istio migration is cancelled" after "we're moving the mesh from Linkerd to Istio next
+/// sprint": a change called off. The fact that announced the move to the value it names is over
+/// (not a fact that only names that value, nor one moving away from it).
+fn calls_off(new: &str, old: &str) -> bool {
+    static CALLED_OFF: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)\b(?:is|was|has been|got|gets) (?:cancell?ed|called off|scrapped|shelved|abandoned)\b")
+    });
+    if !CALLED_OFF.is_match(new) || !says_a_change(old) {
+        return false;
+    }
+    let retired = replaced_values(old);
+    super::vocabulary::VOCABULARY
+        .values_in(new)
+        .iter()
+        .any(|(_, value)| holds(old, value) && !retired.iter().any(|r| holds(r, value)))
+}
+
 pub fn supersedes(new: &str, old: &str) -> bool {
     // "Noor signed off on dropping 16" after "we're raising the minimum from iOS 16 to
     // iOS 17": the old fact already retires that value; the two agree.
@@ -564,7 +581,7 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     if super::vocabulary::VOCABULARY.replaces(new, old) {
         return true;
     }
-    if goes_back_from(new, old) {
+    if goes_back_from(new, old) || calls_off(new, old) {
         return true;
     }
     // The same statement with another value: "we use Kysely for the API" after "we use Prisma

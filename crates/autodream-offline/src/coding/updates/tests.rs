@@ -63,6 +63,18 @@ fn going_back_to_a_value_ends_the_move_away_from_it() {
 }
 
 #[test]
+fn a_move_called_off_ends_the_fact_that_announced_it() {
+    let moving = "Heads up: we're moving the mesh from Linkerd to Istio next sprint.";
+    // Staying on the value a move would leave calls the move off, like going back to it.
+    assert!(supersedes("We're staying on Linkerd.", moving));
+    assert!(supersedes("Update: the Istio migration is cancelled.", moving));
+    // Not a fact that only names the value, nor the move away from the value called off.
+    assert!(!supersedes("The Istio migration is cancelled.", "Istio sidecars need 128 MB each."));
+    assert!(!supersedes("The Linkerd migration is cancelled.", moving));
+    assert!(!supersedes("We're staying on Linkerd.", "Mesh is Linkerd, pods need the inject annotation."));
+}
+
+#[test]
 fn old_values_are_read_off_the_announcement() {
     let cases: &[(&str, &[&str])] = &[
         ("We switched the repo from yarn to pnpm on Friday.", &["yarn"]),
