@@ -34,8 +34,9 @@ pub enum Kind {
 }
 
 /// Going back to a value: "we're going back to Google Maps", "reverted to Postgres 15"; or
-/// calling off a move away from it: "we're staying on Linkerd", "sticking with Postgres".
-pub const GOING_BACK: &str = r"(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to|(?:staying|stay|stays|stayed|sticking|stick|sticks|stuck) (?:on|with)";
+/// calling off a move away from it: "we're staying on Linkerd", "we'll stick with Postgres" (not
+/// "the cache stays on disk", which says where a thing is).
+pub const GOING_BACK: &str = r"(?:going|went|go|switching|switched|moving|moved) back to|back to using|revert(?:ing|ed)? (?:\w+ )?(?:back )?to|roll(?:ing|ed)? back to|(?:we|i)(?:'re|'m| are| am|'ll| will)? (?:staying|stay|sticking|stick) (?:on|with)";
 
 /// English verbs in their base form (`data/verbs.txt`).
 static VERBS: LazyLock<HashSet<&'static str>> =

@@ -72,6 +72,9 @@ fn a_move_called_off_ends_the_fact_that_announced_it() {
     assert!(!supersedes("The Istio migration is cancelled.", "Istio sidecars need 128 MB each."));
     assert!(!supersedes("The Linkerd migration is cancelled.", moving));
     assert!(!supersedes("We're staying on Linkerd.", "Mesh is Linkerd, pods need the inject annotation."));
+    assert!(supersedes("We'll stick with Linkerd for now.", moving));
+    // Where a thing stays is no change.
+    assert!(!says_a_change("The session cache stays on disk."));
 }
 
 #[test]
