@@ -200,6 +200,12 @@ fn stems(key: &str) -> Vec<std::borrow::Cow<'_, str>> {
     out
 }
 
+/// Is `word` one the English frequency table knows ("active", "stored"), as opposed to a
+/// name, an identifier or a made-up string ("Priya", "hunter2x")?
+pub fn is_known_word(word: &str) -> bool {
+    surprise_of_key(&word_key(word)) < UNKNOWN_SURPRISE
+}
+
 /// How surprising a word (in [`word_key`] form) is in general English, in nats: 0 for
 /// filler, up to [`UNKNOWN_SURPRISE`] for words the table does not know.
 pub fn surprise_of_key(key: &str) -> f32 {

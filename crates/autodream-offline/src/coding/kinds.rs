@@ -55,9 +55,10 @@ static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
-/// "from yarn to pnpm", "from 16 to 18": a move from one value to another, and the word it
-/// moves to.
-static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom \S+(?: \S+){0,3}? to\s+(\S+)"));
+/// "from yarn to pnpm", "from 16 to 18": a move from one value (up to seven words) to
+/// another, and the word it moves to.
+pub static FROM_TO: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bfrom\s+((?:\S+\s+){0,6}?\S+)\s+to\s+(\S+)"));
 
 /// Does the sentence say that something changed ("we moved to pnpm", "from 16 to 18", "换成
 /// pnpm")? "Examples from other frameworks to understand the problem" does not: "to" before a
@@ -65,8 +66,10 @@ static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom \S+(?: \S+){0
 pub fn says_a_change(text: &str) -> bool {
     UPDATE.is_match(text)
         || FROM_TO.captures_iter(text).any(|c| {
-            let to = c[1].trim_matches(|ch: char| !ch.is_alphanumeric());
-            !(to.chars().all(|ch| ch.is_ascii_lowercase()) && is_verb(to))
+            // A value of a few words: a longer run before "to" is a clause, not a value.
+            let from_a_value = c[1].split_whitespace().count() <= 4;
+            let to = c[2].trim_matches(|ch: char| !ch.is_alphanumeric());
+            from_a_value && !(to.chars().all(|ch| ch.is_ascii_lowercase()) && is_verb(to))
         })
 }
 

@@ -48,8 +48,7 @@ static PASSWORD_IS: LazyLock<Regex> = LazyLock::new(|| {
 fn password_in_words(text: &str) -> bool {
     PASSWORD_IS.captures_iter(text).any(|c| {
         let v = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', '!', '?']);
-        v.chars().count() >= 4
-            && crate::text::surprise_of_key(&crate::text::word_key(v)) >= crate::text::UNKNOWN_SURPRISE
+        v.chars().count() >= 4 && !crate::text::is_known_word(v)
     })
 }
 

@@ -14,10 +14,9 @@ use regex::Regex;
 
 use crate::text::re;
 
-use super::kinds::{GOING_BACK, says_a_change};
+use super::kinds::{FROM_TO, GOING_BACK, says_a_change};
 use crate::text::is_cjk;
 
-static FROM_TO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bfrom\s+((?:\S+\s+){0,6}?\S+)\s+to\s+\S"));
 static OFF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:off(?: of)?|away from)\s+(\S+)"));
 static GONE: LazyLock<Regex> = LazyLock::new(|| {
     re(

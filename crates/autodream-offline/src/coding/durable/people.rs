@@ -109,7 +109,7 @@ pub(super) fn names_a_person(text: &str) -> bool {
         let lower = w.to_lowercase();
         let listed = c.get(1).is_some()
             && text[c.get(0).expect("match").end()..].starts_with([',', ';', '.'])
-            && crate::text::surprise_of_key(&lower) < crate::text::UNKNOWN_SURPRISE;
+            && crate::text::is_known_word(w);
         !w.is_empty() && !COMMON_CAPITALISED.contains(&lower.as_str()) && !listed
     })
 }
