@@ -375,6 +375,31 @@ fn copied_turns_are_no_evidence_and_plans_give_one_verification_line() {
         vec!["- Verify changes with `pnpm test`, `pnpm lint`, `pnpm typecheck` (2026-03-02).".to_string()]
     );
     assert!(current_holding(memory.path(), &["pnpm build"]).is_empty());
+
+    // The goal of an approved plan, when it says how things will be, is the design approved;
+    // a goal that is the plan's task is not.
+    let memory = tempfile::tempdir().unwrap();
+    dream(
+        memory.path(),
+        &[
+            session(
+                "g1",
+                "2026-03-02T10:00:00Z",
+                &["Implement the following plan:\n\n# Plan: Pairs\n\n**Goal**: When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md`.\n\n## Changes\n\n1. Merge them.\n"],
+            ),
+            session(
+                "g2",
+                "2026-03-03T10:00:00Z",
+                &["Implement the following plan:\n\n# Plan: Numbering\n\n**Goal**: Change session folder numbering from `1/` to `0/`.\n"],
+            ),
+        ],
+        "2026-03-05T00:00:00Z",
+    );
+    assert_eq!(
+        current_holding(memory.path(), &["source of truth"]),
+        vec!["- When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md` (2026-03-02).".to_string()]
+    );
+    assert!(current_holding(memory.path(), &["numbering"]).is_empty());
 }
 
 #[test]

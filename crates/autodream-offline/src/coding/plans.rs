@@ -11,6 +11,12 @@
 //! Only the verification section is read, and in it only commands that run a check, a build
 //! or the dev server; a manual test's one-off steps (`mkdir /tmp/x`, `git init`, the
 //! project's own binary with made-up arguments) are not facts about the project.
+//!
+//! The other part is the plan's stated goal, when it says how things will be ("**Goal**:
+//! When both files coexist, AGENTS.md becomes the source of truth."): approving the plan
+//! made that the project's design. A goal that is a task ("Fix the NameError", "Change the
+//! numbering to 1-based", "Introduce a pipeline: …") or the lead-in to a list says what this
+//! plan does, not how the project is, and is not read.
 
 use std::sync::LazyLock;
 
@@ -30,6 +36,13 @@ static SECTION_RE: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
+/// The plan's goal: a "**Goal**:" or "Goal:" lead, or a heading of its own.
+static GOAL_LEAD_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:\*\*goal\*\*\s*:?|\*\*goal:\*\*|goal:)\s*").expect("valid regex"));
+static GOAL_HEADING_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^#{1,6}\s*(?:\d+[.)]\s*)?goals?\s*$").expect("valid regex"));
+/// The longest goal taken: a longer one is a description of the work, not a decision.
+const MAX_GOAL_CHARS: usize = 400;
 static HEADING_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(#{1,6})\s").expect("valid regex"));
 static CODE_SPAN_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`([^`\n]+)`").expect("valid regex"));
 /// A program name: what a command starts with.
@@ -69,6 +82,45 @@ pub fn is_handoff(text: &str) -> bool {
 pub fn verification(plan: &str) -> Option<String> {
     let commands = check_commands(plan);
     (!commands.is_empty()).then(|| statement(&commands))
+}
+
+/// The plan's goal, when it states how things will be; `None` when the plan has no goal, or
+/// its goal is a task, a lead-in to a list, or too long to be one decision.
+pub fn goal(plan: &str) -> Option<String> {
+    let mut paragraph: Vec<&str> = Vec::new();
+    let mut open = false;
+    for line in plan.lines().map(str::trim) {
+        if open {
+            if line.is_empty() {
+                if paragraph.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            if line.starts_with('#') || line.starts_with("```") || line.starts_with("---") {
+                break;
+            }
+            paragraph.push(line);
+            continue;
+        }
+        if GOAL_HEADING_RE.is_match(line) {
+            open = true;
+        } else if let Some(m) = GOAL_LEAD_RE.find(line) {
+            open = true;
+            let rest = line[m.end()..].trim();
+            if !rest.is_empty() {
+                paragraph.push(rest);
+            }
+        }
+    }
+    let text = paragraph.join(" ").replace("**", "");
+    let text = text.trim();
+    let first = text.split_whitespace().next()?.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let is_statement = !text.ends_with(':')
+        && text.chars().count() <= MAX_GOAL_CHARS
+        && !paragraph.iter().any(|l| l.starts_with(['-', '*', '|']) || l.starts_with(|c: char| c.is_ascii_digit()))
+        && !super::kinds::is_verb(&first);
+    is_statement.then(|| text.to_string())
 }
 
 /// Is this memo's text the verification line?
@@ -244,6 +296,39 @@ mod tests {
             super::super::durable::Verdict::Keep(k) => assert_eq!(k.text, statement),
             other => panic!("dropped: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_goal_that_says_how_things_will_be_is_the_design_approved() {
+        let plan = "Implement the following plan:\n\n# Plan: Consolidate\n\n## Context\n\nBoth files drift.\n\n**Goal**: When both files coexist, AGENTS.md becomes the source of truth.\nCLAUDE.md is reduced to `@AGENTS.md`.\n\n## Changes\n\n### 1. Add a type\n";
+        assert_eq!(
+            goal(plan).as_deref(),
+            Some("When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md`.")
+        );
+        // A goal under a heading of its own.
+        assert_eq!(
+            goal("Implement the following plan:\n## Goal\n\nEach suggestion **states** whether it creates a file.\n\n## Changes\n").as_deref(),
+            Some("Each suggestion states whether it creates a file.")
+        );
+    }
+
+    #[test]
+    fn a_goal_that_is_the_task_or_a_list_is_not_read() {
+        for plan in [
+            // The work of this plan, in the imperative.
+            "Implement the following plan:\n**Goal**: Change session folder numbering from `1/` to `0/`.\n",
+            "Implement the following plan:\n**Goal**: Introduce a 4-phase pipeline: plan, then execute.\n",
+            // A lead-in to the list that holds it.
+            "Implement the following plan:\n## Goal\nError handling with this priority:\n\n1. **SilentError** → print nothing\n",
+            "Implement the following plan:\n## Goal\nThe fields go:\n- `session_ids`\n",
+            // No goal at all; a goal heading with more words is another section.
+            "Implement the following plan:\n## Context\nThe cache is slow.\n",
+            "Implement the following plan:\n## Goals and non-goals\nThe cache stays on disk.\n",
+        ] {
+            assert_eq!(goal(plan), None, "{plan}");
+        }
+        let long = format!("Implement the following plan:\n**Goal**: The cache {}.\n", "stays warm ".repeat(40));
+        assert_eq!(goal(&long), None);
     }
 
     #[test]

@@ -399,21 +399,23 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             let raw: String = match turn.kind {
                 TurnKind::Conversation => {
                     if INJECTED_TURN_RE.is_match(&turn.text) && !turn.text.contains("<command-args>") {
-                        // A plan the user approved is the agent's text, but the check
-                        // commands it names are the project's: as deliberate as a note.
-                        if super::plans::is_handoff(&turn.text)
-                            && let Some(statement) = super::plans::verification(&turn.text)
-                        {
+                        // A plan the user approved is the agent's text, but the design its
+                        // goal states and the check commands it names are the project's now:
+                        // as deliberate as a note.
+                        if super::plans::is_handoff(&turn.text) {
                             let at = turn.time.unwrap_or(now);
                             let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
-                            heard.sentences.push(Said::deliberate(
-                                statement,
-                                at,
-                                local_date(at, tz),
-                                source,
-                                0,
-                                false,
-                            ));
+                            let approved = [super::plans::goal(&turn.text), super::plans::verification(&turn.text)];
+                            for (index, statement) in approved.into_iter().flatten().enumerate() {
+                                heard.sentences.push(Said::deliberate(
+                                    statement,
+                                    at,
+                                    local_date(at, tz),
+                                    source.clone(),
+                                    index,
+                                    false,
+                                ));
+                            }
                         }
                         continue;
                     }
