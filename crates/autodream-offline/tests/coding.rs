@@ -385,12 +385,16 @@ fn copied_turns_are_no_evidence_and_plans_give_one_verification_line() {
             session(
                 "g1",
                 "2026-03-02T10:00:00Z",
-                &["Implement the following plan:\n\n# Plan: Pairs\n\n**Goal**: When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md`.\n\n## Changes\n\n1. Merge them.\n"],
+                &[
+                    "Implement the following plan:\n\n# Plan: Pairs\n\n**Goal**: When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md`.\n\n## Changes\n\n1. Merge them.\n",
+                ],
             ),
             session(
                 "g2",
                 "2026-03-03T10:00:00Z",
-                &["Implement the following plan:\n\n# Plan: Numbering\n\n**Goal**: Change session folder numbering from `1/` to `0/`.\n"],
+                &[
+                    "Implement the following plan:\n\n# Plan: Numbering\n\n**Goal**: Change session folder numbering from `1/` to `0/`.\n",
+                ],
             ),
         ],
         "2026-03-05T00:00:00Z",

@@ -118,7 +118,9 @@ pub fn goal(plan: &str) -> Option<String> {
     let first = text.split_whitespace().next()?.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     let is_statement = !text.ends_with(':')
         && text.chars().count() <= MAX_GOAL_CHARS
-        && !paragraph.iter().any(|l| l.starts_with(['-', '*', '|']) || l.starts_with(|c: char| c.is_ascii_digit()))
+        && !paragraph
+            .iter()
+            .any(|l| l.starts_with(['-', '*', '|']) || l.starts_with(|c: char| c.is_ascii_digit()))
         && !super::kinds::is_verb(&first);
     is_statement.then(|| text.to_string())
 }
@@ -303,7 +305,9 @@ mod tests {
         let plan = "Implement the following plan:\n\n# Plan: Consolidate\n\n## Context\n\nBoth files drift.\n\n**Goal**: When both files coexist, AGENTS.md becomes the source of truth.\nCLAUDE.md is reduced to `@AGENTS.md`.\n\n## Changes\n\n### 1. Add a type\n";
         assert_eq!(
             goal(plan).as_deref(),
-            Some("When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md`.")
+            Some(
+                "When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md`."
+            )
         );
         // A goal under a heading of its own.
         assert_eq!(
@@ -327,7 +331,8 @@ mod tests {
         ] {
             assert_eq!(goal(plan), None, "{plan}");
         }
-        let long = format!("Implement the following plan:\n**Goal**: The cache {}.\n", "stays warm ".repeat(40));
+        let long =
+            format!("Implement the following plan:\n**Goal**: The cache {}.\n", "stays warm ".repeat(40));
         assert_eq!(goal(&long), None);
     }
 

@@ -405,7 +405,8 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
                         if super::plans::is_handoff(&turn.text) {
                             let at = turn.time.unwrap_or(now);
                             let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
-                            let approved = [super::plans::goal(&turn.text), super::plans::verification(&turn.text)];
+                            let approved =
+                                [super::plans::goal(&turn.text), super::plans::verification(&turn.text)];
                             for (index, statement) in approved.into_iter().flatten().enumerate() {
                                 heard.sentences.push(Said::deliberate(
                                     statement,
