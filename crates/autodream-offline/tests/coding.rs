@@ -672,3 +672,43 @@ fn the_reason_for_a_change_goes_with_the_change_before_or_after_it() {
     let history = superseded_holding(memory, "RocksDB");
     assert!(history.iter().any(|l| l.contains("LevelDB corrupts its files")), "{lines:#?}");
 }
+
+#[test]
+fn where_the_rule_written_down_lives_goes_with_that_rule() {
+    let memory = tempfile::tempdir().unwrap();
+    dream(
+        memory.path(),
+        &[
+            session(
+                "r1",
+                "2026-07-26T10:00:00Z",
+                &[
+                    "By default an agent adds long comments to every function. I want to create instructions that state that it is not allowed to write elaborate comments on functions, only the scope and responsibility of the function.",
+                    "Please review the shell scripts next.",
+                    "I want the instructions to live in AGENTS.md, not a skill, because they apply to every language.",
+                ],
+            ),
+            // Another session's "the rules" point at nothing it wrote down.
+            session(
+                "r2",
+                "2026-07-27T10:00:00Z",
+                &["The release rules should live in RELEASING.md so everyone finds them."],
+            ),
+        ],
+        "2026-07-28T00:00:00Z",
+    );
+    assert_eq!(
+        current_holding(memory.path(), &["elaborate comments"]),
+        vec![
+            "- It is not allowed to write elaborate comments on functions, only the scope and responsibility of the function. I want the instructions to live in AGENTS.md, not a skill, because they apply to every language (2026-07-26)."
+                .to_string()
+        ]
+    );
+    // The rule's home joins the rule, not the other sentence of its turn.
+    assert_eq!(current_holding(memory.path(), &["AGENTS.md"]).len(), 1);
+    assert!(
+        current_holding(memory.path(), &["RELEASING.md"]).iter().all(|l| !l.contains("elaborate")),
+        "{:?}",
+        fact_lines(memory.path())
+    );
+}

@@ -33,7 +33,7 @@ mod people;
 mod questions;
 
 use leads::{MEANINGFUL_LABEL, REMEMBER_LEAD, label};
-pub use leads::{without_lead, writes_a_rule_down};
+pub use leads::{names_the_rules_home, without_lead, writes_a_rule_down};
 use people::{about_the_user, in_third_person, names_a_person};
 use questions::is_question;
 

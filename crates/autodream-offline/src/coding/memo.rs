@@ -149,6 +149,22 @@ impl Memo {
     }
 }
 
+/// "on 2026-03-18 (on 2026-03-18)": an author's own hint resolved to the date just written
+/// says it twice; once is enough.
+pub fn without_repeated_dates(text: &str) -> String {
+    static REPEAT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(\d{4}-\d{2}-\d{2})\s*\((?:on )?(\d{4}-\d{2}-\d{2})\)").expect("valid regex")
+    });
+    REPEAT
+        .replace_all(
+            text,
+            |c: &regex::Captures<'_>| {
+                if c[1] == c[2] { c[1].to_string() } else { c[0].to_string() }
+            },
+        )
+        .into_owned()
+}
+
 /// The comparison key of a fact text.
 pub fn key_of(text: &str) -> String {
     let without = crate::dates::without_dates(text);

@@ -152,6 +152,8 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     let mut previous_kept: LastKept = None;
     // The last change kept: where it was said and the values it retired.
     let mut last_change: Option<(SaidIn, usize, Vec<String>, String)> = None;
+    // The last rule each session asked to be written down: where it was said, its text.
+    let mut rule_written: BTreeMap<String, (Source, String)> = BTreeMap::new();
     let verdicts: Vec<Verdict> =
         heard.sentences.iter().map(|s| durable::judge(&s.text, s.date, s.note)).collect();
     // The same statement in several sessions is evidence that it lasts.
@@ -202,7 +204,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             text = one_after_another(&crate::render::capitalise_first(lead), &text);
         }
         previous = Some((said.source.clone(), said.index, said.text.clone(), false));
-        let text = memo::tidy(&without_repeated_dates(&crate::dates::resolve(&text, said.date)));
+        let text = memo::tidy(&memo::without_repeated_dates(&crate::dates::resolve(&text, said.date)));
         let source = match &said.source {
             SaidIn::Session { id, line } => Source { from: id.clone(), at: said.at.to_string(), line: *line },
             SaidIn::Log { file, line } => Source { from: file.clone(), at: said.at.to_string(), line: *line },
@@ -231,6 +233,17 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             if !existing.sources.contains(&source) {
                 existing.sources.push(source);
             }
+            tally.merged += 1;
+            continue;
+        }
+        // "I want the instructions to live in Agents.md": where the session's rule lives.
+        if durable::names_the_rules_home(&text)
+            && let Some((from, rule)) = rule_written.get(candidates::session_of(&said.source))
+            && let Some(m) = memos
+                .iter_mut()
+                .find(|m| m.replaced.is_none() && m.sources.contains(from) && m.text.starts_with(rule))
+        {
+            m.text = one_after_another(&m.text, &text);
             tally.merged += 1;
             continue;
         }
@@ -415,6 +428,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         }
         last_change = (!retired.is_empty()).then(|| (said.source.clone(), said.index, retired, text.clone()));
         previous_kept = Some((said.source.clone(), said.index, source.clone()));
+        if durable::writes_a_rule_down(&said.text) {
+            rule_written
+                .insert(candidates::session_of(&said.source).to_string(), (source.clone(), text.clone()));
+        }
         memos.push(Memo {
             topic: slug,
             text,
@@ -606,22 +623,6 @@ fn slot(own: &mut BTreeMap<String, Subject>, taken: &BTreeSet<String>, subject: 
     }
     own.insert(slug.clone(), subject);
     slug
-}
-
-/// "on 2026-03-18 (on 2026-03-18)": an author's own hint resolved to the date just written
-/// says it twice; once is enough.
-fn without_repeated_dates(text: &str) -> String {
-    static REPEAT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(\d{4}-\d{2}-\d{2})\s*\((?:on )?(\d{4}-\d{2}-\d{2})\)").expect("valid regex")
-    });
-    REPEAT
-        .replace_all(
-            text,
-            |c: &regex::Captures<'_>| {
-                if c[1] == c[2] { c[1].to_string() } else { c[0].to_string() }
-            },
-        )
-        .into_owned()
 }
 
 fn describe(subject: &Subject, project: &Path) -> String {

@@ -96,6 +96,18 @@ pub fn writes_a_rule_down(sentence: &str) -> bool {
         ["instruction", "rule", "guideline"].iter().any(|w| lead.contains(w))
     })
 }
+/// "I want the instructions to live in AGENTS.md, not a skill", "These rules belong in
+/// CONTRIBUTING.md": where the rule written down earlier is to be kept. The definite article
+/// points back at that rule; the sentence says nothing without it.
+static RULES_HOME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:i|we) (?:want|need|would like|'d like)\s+)?(?:the|these|those|this|that) (?:instructions?|rules?|guidelines?)\s+(?:to |should |must |will |need to |have to |can )?(?:live|go|belong|be (?:kept|placed|put|stored|added|written|documented)|stay)\s+(?:in|into|inside|under)\s+\S",
+    )
+});
+/// Does the sentence say where the rule written down before it lives?
+pub fn names_the_rules_home(sentence: &str) -> bool {
+    RULES_HOME.is_match(after_discourse_lead(sentence))
+}
 /// Does the sentence carry a label that calls it a rule ("Hard rule: …", "Rule for this
 /// client: never deploy on Fridays", "先说两条规矩：…")? The user says it is meant to last.
 pub fn labelled_a_rule(text: &str) -> bool {

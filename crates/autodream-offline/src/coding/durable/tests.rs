@@ -372,6 +372,27 @@ fn an_order_to_write_a_rule_down_leaves_the_rule() {
 }
 
 #[test]
+fn where_the_rule_lives_is_said_of_the_rule_by_its_article() {
+    for home in [
+        "I want the instructions to live in Agents.md, not a skill, because it applies everywhere.",
+        "These rules belong in CONTRIBUTING.md.",
+        "OK, the guideline should be kept in docs/style.md.",
+        "We want those rules to go into AGENTS.md.",
+    ] {
+        assert!(names_the_rules_home(home), "{home}");
+    }
+    for other in [
+        // A rule of its own, or a rule of another thing.
+        "Release rules live in RELEASING.md.",
+        "The instructions say to run the linter first.",
+        "The rules engine lives in src/rules.",
+        "Put a README into the e2e dir.",
+    ] {
+        assert!(!names_the_rules_home(other), "{other}");
+    }
+}
+
+#[test]
 fn a_bare_ok_and_a_doubled_capital_are_not_part_of_the_fact() {
     assert_eq!(
         without_lead("Ok the client id is 1645-abc.apps.example.com").0,
