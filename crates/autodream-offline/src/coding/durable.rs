@@ -118,10 +118,12 @@ fn reminds_of_a_choice(sentence: &str, rest: &str) -> bool {
         && !IN_HAND.is_match(rest)
         && super::moment::of_the_moment(rest).is_none()
 }
-/// Words that make a sentence a standing rule.
+/// Words that make a sentence a standing rule. "Next time, …" and "Next time you …" at the
+/// start say it to the agent for every time after; "I'll fix it next time" and "bump the
+/// version for next time" are one more time, not a rule.
 static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:always|never|every(?:thing| time| change| pr| commit| model| test)?|whenever|from now on|going forward|in the future|by default|no exceptions|conventions?|rules?|polic(?:y|ies)|must(?:n'?t)?|should(?:n'?t| not| never)|should\b[^.;]*\b(?:any|every|each|all)\b|don'?t|do not|not allowed|prefer(?:red|s)?|rather than|instead of|(?:we|they) (?:use|rely on|manage|keep|run|deploy|do|write|name|prefer|test|build|follow|ship|release|store|host|track)|we'?re on|we are on|in this (?:repo|repository|codebase|project|app|service)|across (?:the|this|all)|only (?:for|in|through|via|ever|go|goes|after|before)|all (?:of )?(?:our|the|new|dependency|tests|prs|changes|commands|code|components|dags|models|subgraph|schemas?))\b|\b(?:use|uses|using) \S+(?: \S+)?,? (?:not|never|instead of|rather than) |一律|统一|都用|都要|都得|都必须|全部|所有|禁止|不要|别再?|必须|以后|只能|只在|规矩|规范|不收|要先|之前要|每个|每次|每周|每(?:天|晚|周.)\s*\d{1,2}[:：]\d{2}",
+        r"(?i)\b(?:always|never|every(?:thing| time| change| pr| commit| model| test)?|whenever|from now on|going forward|in the future|by default|no exceptions|conventions?|rules?|polic(?:y|ies)|must(?:n'?t)?|should(?:n'?t| not| never)|should\b[^.;]*\b(?:any|every|each|all)\b|don'?t|do not|not allowed|prefer(?:red|s)?|rather than|instead of|(?:we|they) (?:use|rely on|manage|keep|run|deploy|do|write|name|prefer|test|build|follow|ship|release|store|host|track)|we'?re on|we are on|in this (?:repo|repository|codebase|project|app|service)|across (?:the|this|all)|only (?:for|in|through|via|ever|go|goes|after|before)|all (?:of )?(?:our|the|new|dependency|tests|prs|changes|commands|code|components|dags|models|subgraph|schemas?))\b|\b(?:use|uses|using) \S+(?: \S+)?,? (?:not|never|instead of|rather than) |一律|统一|都用|都要|都得|都必须|全部|所有|禁止|不要|别再?|必须|以后|只能|只在|规矩|规范|不收|要先|之前要|每个|每次|每周|每(?:天|晚|周.)\s*\d{1,2}[:：]\d{2}|^(?:(?:and|so|but|also|please|ok(?:ay)?),?\s+)*next time(?:,|\s+you\b)",
     )
 });
 /// Does the fact tell the agent how to work ("Use the british spelling", "Specs should …")?

@@ -372,6 +372,25 @@ fn an_order_to_write_a_rule_down_leaves_the_rule() {
 }
 
 #[test]
+fn next_time_said_to_the_agent_is_a_rule_for_every_time() {
+    for rule in [
+        "Next time you made changes to the code, let me commit.",
+        "Next time, run the linter before you commit.",
+        "And next time you touch the schema, add a migration.",
+    ] {
+        assert_eq!(kept(rule), Some(Kind::Preference), "{rule}");
+    }
+    // The speaker's own next time, a meeting, and "for next time" inside an order are not.
+    for other in [
+        "Next time I will bring the charger.",
+        "Next time we meet, let's discuss the roadmap.",
+        "Bump versionCode for next time, and write a PILOT.md checklist for the depot.",
+    ] {
+        assert_eq!(kept(other), None, "{other}");
+    }
+}
+
+#[test]
 fn where_the_rule_lives_is_said_of_the_rule_by_its_article() {
     for home in [
         "I want the instructions to live in Agents.md, not a skill, because it applies everywhere.",
