@@ -712,3 +712,26 @@ fn where_the_rule_written_down_lives_goes_with_that_rule() {
         fact_lines(memory.path())
     );
 }
+
+#[test]
+fn a_reason_in_a_few_words_goes_with_the_rule_before_it() {
+    let memory = tempfile::tempdir().unwrap();
+    dream(
+        memory.path(),
+        &[session(
+            "t1",
+            "2026-02-16T10:00:00Z",
+            &[
+                "I do not want to sign my commits anymore. Too much overhead.",
+                // Alone, or after nothing kept, it is chatter.
+                "Too slow.",
+            ],
+        )],
+        "2026-02-17T00:00:00Z",
+    );
+    assert_eq!(
+        current_holding(memory.path(), &["sign my commits"]),
+        vec!["- I do not want to sign my commits anymore. Too much overhead (2026-02-16).".to_string()]
+    );
+    assert!(current_holding(memory.path(), &["Too slow"]).is_empty());
+}

@@ -82,6 +82,12 @@ static NAMES_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// A reason in a few words, with nothing else: "Too much overhead.", "Too flaky."
+static TERSE_REASON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:it'?s |that'?s )?(?:way )?too (?:much|many|slow|noisy|expensive|fragile|flaky|verbose|complex|complicated|risky|heavy|brittle|costly)\b[\w\s-]{0,30}[.!]?$")
+        .expect("valid regex")
+});
+
 /// An address that names itself: a URL or a dotted host name.
 static ADDRESS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"https?://\S+|\b[\w-]+(?:\.[\w-]+){2,}\b").expect("valid regex"));
@@ -171,8 +177,10 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             Verdict::Drop(why) => {
                 // "… we're on v2 everywhere. model_validate, model_dump, etc.": a bare list of
                 // code names right after a kept statement gives its examples.
+                // "I do not want to sign my commits anymore. Too much overhead.": and a few
+                // words of reason right after a kept rule say why it holds.
                 if why == Dropped::Chatter
-                    && NAMES_ONLY.is_match(said.text.trim())
+                    && (NAMES_ONLY.is_match(said.text.trim()) || TERSE_REASON.is_match(said.text.trim()))
                     && join_to_previous(&mut memos, &mut previous_kept, said, said.text.trim(), |_| true)
                 {
                     continue;
