@@ -3,6 +3,9 @@
 //! values it names as replaced.
 //!
 //! `cargo run -p autodream-offline --example judge <<< "We moved from yarn to pnpm."`
+//!
+//! With `JUDGE_NOTE=1` each line is judged whole, as a deliberate note (a decision line the
+//! engine builds, a line of the daily log) is.
 
 use std::io::BufRead;
 
@@ -14,8 +17,11 @@ fn main() {
         if line.trim().is_empty() {
             continue;
         }
-        for sentence in autodream_offline::text::split_sentences(&line) {
-            match durable::judge(sentence, day, false) {
+        let whole = std::env::var_os("JUDGE_NOTE").is_some();
+        let sentences =
+            if whole { vec![line.as_str()] } else { autodream_offline::text::split_sentences(&line) };
+        for sentence in sentences {
+            match durable::judge(sentence, day, std::env::var_os("JUDGE_NOTE").is_some()) {
                 durable::Verdict::Keep(k) => {
                     let subject = subjects::subject_of(&k.text, k.kind);
                     let old = updates::replaced_values(&k.text);

@@ -427,6 +427,31 @@ fn numbered_replies_to_the_agents_numbered_questions_are_written_with_their_ques
 }
 
 #[test]
+fn a_reply_naming_one_way_of_an_either_or_question_is_written_whole_with_it() {
+    let asked = "Good, the scope is set.\n\nWhat's your take on **accessibility** — keep it simple, or aim for a specific WCAG level?";
+    let entries = [
+        serde_json::json!({"type": "assistant", "timestamp": "2026-03-25T10:00:00Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": asked}]}}),
+        serde_json::json!({"type": "user", "timestamp": "2026-03-25T10:01:00Z",
+            "message": {"role": "user", "content": "keep it simple"}}),
+        serde_json::json!({"type": "assistant", "timestamp": "2026-03-25T10:02:00Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Want me to fix it now, or track it as a follow-up?"}]}}),
+        serde_json::json!({"type": "user", "timestamp": "2026-03-25T10:03:00Z",
+            "message": {"role": "user", "content": "track it as a follow-up"}}),
+    ];
+    let memory = dream_claude_entries(&entries, "2026-03-25T10:03:00Z", "2026-03-26T00:00:00Z");
+    let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, line)| line).collect();
+    // The dash's aside and the reply stay in the line; the question about the work at hand
+    // decides nothing.
+    assert_eq!(
+        lines,
+        [
+            "- What's your take on accessibility — keep it simple, or aim for a specific WCAG level? Answered: keep it simple (2026-03-25)."
+        ],
+    );
+}
+
+#[test]
 fn a_pick_among_the_agents_options_is_a_decision_and_an_answer_to_nothing_is_not() {
     let offers = "How should summary generation failures be handled?\n\n| Option | Description |\n|---|---|\n| **A. Silent fallback (Recommended)** | Log the error, save the checkpoint without a summary. |\n| **B. Fail the operation** | The commit fails when the summary fails. |\n\nWhich do you prefer?";
     let entries = [

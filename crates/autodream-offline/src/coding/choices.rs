@@ -77,7 +77,7 @@ static NUMBERED_ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:\*\*)?([1-9
 /// "1 - yeah, 2 - definitely", "1. no 2. we show …": where each numbered reply starts.
 static REPLY_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[\s,;.])([1-9])\s*(?:[.):]|\s-)\s+"));
 /// A question about how the work goes on, not about how things should be.
-static ABOUT_THE_WORK: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ABOUT_THE_WORK: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:should i|shall i|do you want me|want me to|would you like me|can i|may i|ready to|proceed|continue|go ahead|commit|push|merge|first|now|next|before (?:i|we)|right away|at this point)\b",
     )
@@ -86,7 +86,7 @@ static ABOUT_THE_WORK: LazyLock<Regex> = LazyLock::new(|| {
 static OTHER_PICK: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\boption\s+[a-h1-9]\b"));
 
 /// "not sure what the current behaviour is, but …": a reply that does not know.
-static UNSURE: LazyLock<Regex> =
+pub(super) static UNSURE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:not sure|maybe|perhaps|i don'?t know|no idea|hm+|i guess|dunno)\b"));
 
 /// One reply to one of the agent's numbered questions.

@@ -259,6 +259,19 @@ fn in_a_language_the_rules_read(text: &str) -> bool {
 
 /// Judges one sentence. `anchor` is the day it was said (for dates ahead).
 pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
+    // A pick among the agent's options or a reply with its question ("… WCAG level? Answered:
+    // keep it simple."): one decision, whose question and reply stand or fall together; the
+    // rules that cut a dash's aside or an order's tail would leave half of it.
+    if note && super::choices::is_pick(sentence) && !holds_secret(sentence) {
+        // Its lead ("First question: …") goes, as any sentence's does.
+        let (text, _) = without_lead(sentence);
+        return Verdict::Keep(Kept {
+            kind: Kind::Decision,
+            text: text.trim().to_string(),
+            refers_back: false,
+            standing: true,
+        });
+    }
     let (text, correction) = without_lead(sentence);
     // "That needs 1.80, so we're bumping MSRV to 1.80": the reason points back, the statement
     // after "so" stands alone.

@@ -17,6 +17,7 @@
 //!    current facts. Size follows the facts: nothing durable is dropped for a small input,
 //!    and only `memory_budget_max_bytes` bounds the whole.
 
+pub mod asked;
 pub mod candidates;
 pub mod choices;
 pub mod confidence;

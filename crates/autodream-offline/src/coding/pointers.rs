@@ -39,15 +39,26 @@ static SUBORDINATE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A second clause with a subject of its own after the first: "Tomasz cuts the releases
+/// usually but he asked for it to be automated", "The cache is shared, so we clear it by hand".
+static COORDINATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:,\s*|\s)(?:but|so|and)\s+(?:we|you|they|i|he|she|it)\b").expect("valid regex")
+});
+
 /// Does the sentence point back at something it does not name itself ("The CLI should handle
 /// that automatically")? Alone, such a sentence is a hole. A pointer in a clause of reason
 /// after a whole main clause ("In cloud mode we should not offer the agent choice as we handle
-/// that") stands for what that main clause names.
+/// that") stands for what that main clause names; so does one in a clause of its own after a
+/// main clause that does not open on a pointer ("Tomasz cuts the releases usually but he asked
+/// for it to be automated so he stops doing it by hand").
 pub(crate) fn has_hole(text: &str) -> bool {
+    let opens_on_a_noun = !PRONOUN_SUBJECT.is_match(text);
     CONTINUES.find_iter(text).filter(|m| !existential_there(text, m) && !idiomatic_it(text, m)).any(|m| {
         let before = &text[..m.start()];
         let reasoned = SUBORDINATE.find_iter(before).any(|s| kinds::word_count(&before[..s.start()]) >= 8);
-        !ANCHOR.is_match(before) && !reasoned
+        let coordinated = opens_on_a_noun
+            && COORDINATE.find_iter(before).any(|s| kinds::word_count(&before[..s.start()]) >= 4);
+        !ANCHOR.is_match(before) && !reasoned && !coordinated
     })
 }
 

@@ -449,8 +449,17 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             let decided = offered.and_then(|agent| super::choices::decision(agent, prose.trim()));
             // "1. no, 2. left most, …": replies to the agent's numbered questions are written
             // with their questions, and leave the user's prose.
+            // "keep it simple" after "… keep it simple, or aim for a WCAG level?": the reply
+            // to an either-or question, likewise.
             let answered = match (offered, &decided) {
-                (Some(agent), None) => super::choices::answers(agent, user_part(raw).trim()),
+                (Some(agent), None) => {
+                    let numbered = super::choices::answers(agent, user_part(raw).trim());
+                    if numbered.is_empty() {
+                        super::asked::either_answer(agent, user_part(raw).trim()).into_iter().collect()
+                    } else {
+                        numbered
+                    }
+                }
                 _ => Vec::new(),
             };
             let mut rest = prose.clone();

@@ -53,7 +53,7 @@ static USED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 static NO_LONGER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bno longer\s+((?:\S+\s+){0,5}\S+)"));
 static PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(\p{Lu}\p{Ll}+)\s+(?:has\s+)?(?:moved to|left|is leaving|went to|joined|transferred to|is no longer|retired|is retired)\b",
+        r"\b(\p{Lu}\p{Ll}+)\s+(?:has\s+)?(?:moved to|left|is leaving|went to|joined|transferred to|is no longer|retired|is retired|stepped (?:back|down|away)|handed (?:off|over))\b",
     )
 });
 static ZH_FROM: LazyLock<Regex> = LazyLock::new(|| {

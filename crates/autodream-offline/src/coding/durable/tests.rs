@@ -529,3 +529,26 @@ fn a_daily_time_in_chinese_is_a_standing_schedule() {
     ));
     assert!(!prescribes("过去 90 天每天主 DAG 的完成时间"));
 }
+
+#[test]
+fn a_decision_line_the_engine_built_is_kept_whole() {
+    let line = "What's your take on accessibility — keep it simple, or aim for a specific WCAG level? Answered: yes, lets make it simple.";
+    match judge(line, day(), true) {
+        Verdict::Keep(k) => {
+            assert_eq!(k.kind, Kind::Decision);
+            // The dash's aside and the reply's order stay.
+            assert_eq!(k.text, line);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A lead goes, as any sentence's does.
+    match judge("First question: When should the summary be generated? Chosen: At commit time.", day(), true)
+    {
+        Verdict::Keep(k) => {
+            assert_eq!(k.text, "When should the summary be generated? Chosen: At commit time.")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Typed by the user, the same words are judged as any sentence is.
+    assert!(!matches!(judge(line, day(), false), Verdict::Keep(Kept { kind: Kind::Decision, .. })));
+}

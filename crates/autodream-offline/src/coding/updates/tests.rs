@@ -85,6 +85,7 @@ fn old_values_are_read_off_the_announcement() {
         ("We dropped Jenkins last week; CI is GitHub Actions now.", &["Jenkins"]),
         ("Atlantis is gone, we replaced it with Spacelift last week.", &["Atlantis"]),
         ("Hannah moved to the payments team, Diego is the PM for scheduling now.", &["Hannah"]),
+        ("Tomasz stepped back from the project last week, Ines does the releases now.", &["Tomasz"]),
         (
             "The quality gate changed from the default 'Sonar way' to our custom 'claims-strict' gate.",
             &["Sonar way"],
