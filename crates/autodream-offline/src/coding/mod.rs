@@ -59,7 +59,7 @@ use crate::orient::{ForeignFile, read_foreign_file};
 use confidence::Evidence;
 use durable::{Dropped, Verdict};
 use memo::{Memo, Source};
-use pointers::{DEMONSTRATIVE_SUBJECT, LISTED_ONE, introduces_the_project};
+use pointers::{DEMONSTRATIVE_SUBJECT, LISTED_ONE, introduces_the_project, names_the_project};
 pub(crate) use pointers::{has_hole, has_pronoun_subject};
 use provenance::Provenance;
 use said::SaidIn;
@@ -332,9 +332,12 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // … in this repo we commit the --local-dev state"): a decision made explicitly.
         // So is the user introducing the project ("This is my personal blog, Hugo with the
         // PaperMod theme …"): what the project is holds as long as the project.
+        // So is the project's name said as the subject ("reco-serving is a FastAPI service …").
         let introduces = introduces_the_project(&kept.text);
+        let by_name =
+            ctx.project_dir.file_name().is_some_and(|n| names_the_project(&kept.text, &n.to_string_lossy()));
         let heard = said_in.sessions(&kept.text)
-            + usize::from(announced || kept.standing || said.confirmed || introduces || revises());
+            + usize::from(announced || kept.standing || said.confirmed || introduces || by_name || revises());
         if !candidates::judge(&evidence, heard, said.note).admitted
             || for_this_work && said_in.sessions(&kept.text) < 2
         {

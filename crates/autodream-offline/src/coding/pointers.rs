@@ -104,6 +104,29 @@ pub(super) fn introduces_the_project(text: &str) -> bool {
     THE_PROJECT.find(text).is_some_and(|m| !OF_SOMETHING.is_match(m.as_str()))
 }
 
+/// Does the sentence say what the project is by its name ("reco-serving is a FastAPI service
+/// that serves our recommender", "Roster.Api is our ASP.NET Core 8 API")? The name is the
+/// project folder's, written with spaces, dashes, dots or underscores alike, and what follows
+/// it says what the project is ("is", "'s", "are"), not what it needs ("Grainwave needs a
+/// freeze button").
+pub(super) fn names_the_project(text: &str, project: &str) -> bool {
+    static IS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^(?:\s+(?:is|are)\b|'s\b|’s\b)").expect("valid regex"));
+    let fold = |s: &str| -> String {
+        s.chars()
+            .map(|c| if matches!(c, '-' | '_' | '.' | ' ') { ' ' } else { c.to_ascii_lowercase() })
+            .collect()
+    };
+    let name = fold(project.trim());
+    if name.trim().chars().count() < 4 {
+        return false;
+    }
+    let text = text.trim_start();
+    let text = text.strip_prefix("The ").or_else(|| text.strip_prefix("the ")).unwrap_or(text);
+    let Some(head) = text.get(..name.len()) else { return false };
+    fold(head) == name && IS.is_match(&text[name.len()..])
+}
+
 /// Is the sentence's subject a pronoun ("It is solved when …")?
 pub(crate) fn has_pronoun_subject(text: &str) -> bool {
     PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text) && !THE_PROJECT.is_match(text)

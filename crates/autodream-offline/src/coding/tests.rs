@@ -18,6 +18,22 @@ fn the_project_introduced_is_no_pronoun_subject() {
 }
 
 #[test]
+fn the_project_said_by_its_name_is_an_introduction() {
+    use super::pointers::names_the_project;
+    assert!(names_the_project(
+        "reco-serving is a FastAPI service that serves our recommender.",
+        "reco-serving"
+    ));
+    assert!(names_the_project("Roster.Api is our ASP.NET Core 8 API for shift rostering.", "Roster.Api"));
+    assert!(names_the_project("The backup operator is a Kubernetes operator.", "backup-operator"));
+    assert!(names_the_project("Jotter's a Kotlin Multiplatform notes app.", "jotter"));
+    // What the project needs, another thing of the same name's start, a short folder name.
+    assert!(!names_the_project("Grainwave needs a 'freeze' button.", "grainwave"));
+    assert!(!names_the_project("reco-serving-admin is the back office.", "reco-serving"));
+    assert!(!names_the_project("App is slow.", "app"));
+}
+
+#[test]
 fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
     for hole in [
         "The entire tool should handle that automatically",

@@ -28,6 +28,14 @@ static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:dropped|dropping|ditched|ditching|abandoned|abandoning|retired|retiring|replaced|replacing|swapping out|deprecated|stopped using|got rid of|moved off|migrated off|switched off)\s+(?:the\s+|our\s+)?(\S+)",
     )
 });
+/// "remove v14 from the service entirely", "drop v1alpha1 completely": a thing removed for
+/// good, said as the order that does it. Without "entirely" an order to remove is an edit
+/// ("remove the debug print"), not a change of what the project has.
+static REMOVED_FOR_GOOD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:remove|drop|delete|retire|kill)\s+(?:the\s+|our\s+)?(\S+)(?:\s+[^\s,;.]+){0,4}?\s+(?:entirely|completely|altogether|for good)\b",
+    )
+});
 /// "p99 must be under 60 ms now, not 80": the value the new one replaces, said after it.
 static NOW_NOT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\bnow,?\s+not\s+(?:the\s+)?([^\s,;.]+(?:\.\d+)?)"));
@@ -285,6 +293,9 @@ pub fn replaced_values(text: &str) -> Vec<String> {
     }
     for c in PERSON_LEFT.captures_iter(text) {
         push(Some(c[1].to_string()));
+    }
+    for c in REMOVED_FOR_GOOD.captures_iter(text) {
+        push(clean_value(&c[1]));
     }
     for c in ZH_GONE.captures_iter(text) {
         push(clean_value(&c[1]));

@@ -86,6 +86,10 @@ fn old_values_are_read_off_the_announcement() {
         ("Atlantis is gone, we replaced it with Spacelift last week.", &["Atlantis"]),
         ("Hannah moved to the payments team, Diego is the PM for scheduling now.", &["Hannah"]),
         ("Tomasz stepped back from the project last week, Ines does the releases now.", &["Tomasz"]),
+        ("Ramp v15 to 100% and remove v14 from the service entirely.", &["v14"]),
+        ("We promote the API to v1beta1 and drop v1alpha1 completely.", &["v1alpha1"]),
+        // An order to remove, without "entirely", is an edit of the code.
+        ("Remove the debug print from the handler.", &[]),
         (
             "The quality gate changed from the default 'Sonar way' to our custom 'claims-strict' gate.",
             &["Sonar way"],
