@@ -51,6 +51,34 @@ static OPTION_ROW: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^\s*\|\s*\**\s*(?:option\s+)?([a-h])[.):]?\**\s+(.+?)\**\s*\|\s*(.*?)\s*\|"));
 /// "**A)** Keep the flag", "B. Nested object": a lettered list item.
 static OPTION_ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\**([A-H])[.)]\**\s+\**(.+?)\**\s*$"));
+/// "1. **Keep em dash** (` — `) — matches the UX spec": a numbered option with a bold title,
+/// read only when the agent asks to choose (a numbered list is as often the steps of a plan).
+static NUMBERED_OPTION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*([1-9])[.)]\s+\*\*([^*]+?)\*\*\s*(\([^)]*\))?\s*(?:[-—–:]\s*)?(.*)$"));
+/// "Which do you prefer?", "What is your call? (1 / 2 / 3)": the agent asks to choose.
+static ASKS_TO_CHOOSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:which|prefer|your call|choose|pick|go with)\b[^?]*\?|\(\s*[1-9a-h]\s*/\s*[1-9a-h]")
+});
+/// "## Decision: `--color-accent-glow` token format", "**`formatRange` separator: em dash vs
+/// double-hyphen**": a heading or a bold line that names what is to be decided.
+static SUBJECT_LINE: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:#{1,4}\s+(.+?)|\*\*([^*]+)\*\*)\s*$"));
+/// "Decision:", "Decision needed — D1": the lead of a subject, not the subject.
+static DECISION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:decision(?: needed)?(?: \w{1,3})?|question|open question)\s*(?:[:—–-]\s*|$)")
+});
+/// "Recommended Path Forward", "Next steps": a heading over ways to go on with the work, not
+/// over what is to be decided.
+static WAY_FORWARD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:path forward|way forward|next steps?|how to proceed|recommend\w*|options?|approach(?:es)?|summary|findings?|root cause|results?)\b",
+    )
+});
+/// "Dismiss", "Defer", "Won't fix": picking to do nothing about a finding decides nothing.
+static NOTHING_DONE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:dismiss|ignore|skip|defer|postpone|won'?t fix|do nothing|no action)\b"));
+/// "(`src/styles/global.css:12`)": where in the code, which a later session cannot trust.
+static LINE_CITATION: LazyLock<Regex> = LazyLock::new(|| re(r"\s*\(`?[^()`\s]+:\d+(?:-\d+)?`?\)"));
+
 /// "(Recommended)", "(my original proposal)": the agent's own weighing, not the option.
 static WEIGHING: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -180,11 +208,24 @@ pub fn picked(answer: &str) -> Option<String> {
 
 /// The options an agent's message lays out, in order, and the question it asked about them.
 pub fn offered(agent: &str) -> (Vec<Offer>, Option<String>) {
-    let lines: Vec<&str> = agent.lines().collect();
+    let (offers, question, _) = laid_out(agent);
+    (offers, question)
+}
+
+/// The options, the question asked before them, and, when no question is, the subject the
+/// heading or bold line before them names.
+fn laid_out(agent: &str) -> (Vec<Offer>, Option<String>, Option<String>) {
+    // Options set in a block quote ("> **A. Keep as-is**") are read as any others.
+    let lines: Vec<&str> =
+        agent.lines().map(|l| l.trim_start().strip_prefix('>').map_or(l, str::trim_start)).collect();
+    let asks_to_choose =
+        agent.lines().rev().find(|l| l.contains('?')).is_some_and(|l| ASKS_TO_CHOOSE.is_match(l));
     let mut offers: Vec<Offer> = Vec::new();
     let mut question = None;
     let mut first_offer_line = None;
     let mut in_fence = false;
+    // Were the options a numbered list? Then only a question or a subject makes them options.
+    let mut numbered = false;
     for (i, line) in lines.iter().enumerate() {
         if line.trim_start().starts_with("```") {
             in_fence = !in_fence;
@@ -195,6 +236,13 @@ pub fn offered(agent: &str) -> (Vec<Offer>, Option<String>) {
         }
         let found = if let Some(c) = OPTION_ROW.captures(line) {
             Some((c[1].to_uppercase(), c[2].to_string(), Some(c[3].to_string())))
+        } else if let Some(c) = NUMBERED_OPTION.captures(line).filter(|_| asks_to_choose) {
+            numbered = true;
+            let title = match c.get(3) {
+                Some(aside) => format!("{} {}", &c[2], aside.as_str()),
+                None => c[2].to_string(),
+            };
+            Some((c[1].to_string(), title, Some(c[4].to_string())))
         } else {
             OPTION_HEADING
                 .captures(line)
@@ -209,6 +257,7 @@ pub fn offered(agent: &str) -> (Vec<Offer>, Option<String>) {
         first_offer_line.get_or_insert(i);
         offers.push(Offer { label, title, detail: detail.map(|d| clean(&d)).filter(|d| !d.is_empty()) });
     }
+    let mut subject = None;
     if let Some(first) = first_offer_line {
         question = lines[..first]
             .iter()
@@ -216,8 +265,34 @@ pub fn offered(agent: &str) -> (Vec<Offer>, Option<String>) {
             .map(|l| QUESTION_LEAD.replace(l.trim(), "").trim().to_string())
             .find(|l| l.ends_with('?') && !l.starts_with('|'))
             .map(|l| clean(&l));
+        if question.is_none() {
+            subject = subject_before(&lines[..first]);
+        }
     }
-    (offers, question)
+    // "1. **Subagent-Driven (this session)** … Which approach?": a numbered list with nothing
+    // above it to say what it decides is as often how to go on with the work.
+    if numbered && question.is_none() && subject.is_none() {
+        offers.clear();
+    }
+    (offers, question, subject)
+}
+
+/// The nearest heading or bold line above the options that names what is to be decided:
+/// "## Decision: `--color-accent-glow` token format (`src/styles/global.css:12`)" → "`--color-
+/// accent-glow` token format". Lead-ins ("**Your options:**") are passed over; a bare label
+/// ("Decision needed — D1"), a heading over ways to go on, or nothing within twenty lines up
+/// names no subject.
+fn subject_before(lines: &[&str]) -> Option<String> {
+    // The nearest heading or bold line that is no lead-in decides: a subject, or nothing.
+    let nearest = lines.iter().rev().take(20).find_map(|line| {
+        let c = SUBJECT_LINE.captures(line)?;
+        let text = c.get(1).or(c.get(2))?.as_str().trim();
+        (!text.ends_with(':')).then_some(text)
+    })?;
+    let text = DECISION_LEAD.replace(nearest, "");
+    let text = LINE_CITATION.replace_all(&text, "");
+    let text = clean(&text);
+    (super::kinds::word_count(&text) >= 2 && !WAY_FORWARD.is_match(&text)).then_some(text)
 }
 
 /// The decision an answer makes among the options the agent's last message offered:
@@ -225,23 +300,28 @@ pub fn offered(agent: &str) -> (Vec<Offer>, Option<String>) {
 /// nor On-demand."
 pub fn decision(agent: &str, answer: &str) -> Option<String> {
     let label = picked(answer)?;
-    let (offers, question) = offered(agent);
+    let (offers, question, subject) = laid_out(agent);
     if offers.len() < 2 {
         return None;
     }
-    let chosen = offers.iter().find(|o| o.label == label)?;
+    let chosen = offers.iter().find(|o| o.label == label).filter(|o| !NOTHING_DONE.is_match(&o.title))?;
     // With neither the question nor a description, the option's title alone ("Show the
     // current branch") says nothing a later session can place.
     // Without the question, a description of a few words ("Pre-extract key content: Controlled
     // size, cheaper") does not say what was decided either.
-    if question.is_none() && chosen.detail.as_deref().is_none_or(|d| super::kinds::word_count(d) < 5) {
+    if question.is_none()
+        && subject.is_none()
+        && chosen.detail.as_deref().is_none_or(|d| super::kinds::word_count(d) < 5)
+    {
         return None;
     }
     // "## Root Cause Found … Option 3: Wait for the build to complete": with no question of
     // how things should be, options laid out as remedies for a problem found now decide the
-    // task at hand, not the project.
+    // task at hand, not the project. Under a subject of what is to be decided ("`formatRange`
+    // separator: em dash vs double-hyphen"), "Defer" is one way among others.
     if question.is_none()
-        && (remedies_a_problem(agent) || offers.iter().any(|o| HOW_TO_GO_ON.is_match(&o.title)))
+        && (remedies_a_problem(agent)
+            || subject.is_none() && offers.iter().any(|o| HOW_TO_GO_ON.is_match(&o.title)))
     {
         return None;
     }
@@ -252,7 +332,11 @@ pub fn decision(agent: &str, answer: &str) -> Option<String> {
     }) {
         return None;
     }
-    let asked = question.map(|q| format!("{q} ")).unwrap_or_default();
+    let asked = match (question, subject) {
+        (Some(q), _) => format!("{q} "),
+        (None, Some(subject)) => format!("{}. ", subject.trim_end_matches('.')),
+        (None, None) => String::new(),
+    };
     // The label meant something only beside the agent's list; what the user said with it
     // ("A. just manual commit for now") is how they meant it.
     let chose = match refinement(answer) {
@@ -381,7 +465,10 @@ fn remedies_a_problem(agent: &str) -> bool {
 /// …")? What was chosen and what it was chosen over are one decision: its clauses stand or
 /// fall together.
 pub fn is_pick(text: &str) -> bool {
-    text.starts_with("Chosen: ") || text.contains("? Chosen: ") || text.contains("? Answered: ")
+    text.starts_with("Chosen: ")
+        || text.contains("? Chosen: ")
+        || text.contains(". Chosen: ")
+        || text.contains("? Answered: ")
 }
 
 /// The first prose sentence under an option's heading, before the next option or a blank
@@ -418,204 +505,4 @@ fn clean(s: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const TABLE: &str = "**Next question:** How should the configuration key be named?\n\n| Option | Description |\n|--------|-------------|\n| **A. `auto_summarize: true` (Recommended)** | Simple boolean in `strategy_options`. Clear intent. |\n| **B. `summarize: { enabled: true }`** | Nested object allowing future model override. |\n| **C. `generate_summaries: true`** | Alternative naming. |\n\nWhich naming do you prefer?";
-
-    const HEADINGS: &str = "Here are the common patterns:\n\n**Option A — \"New Contributors\" section (GitHub Releases style)**\n\nGitHub auto-generates this in release notes.\n\n```markdown\n### New Contributors\n```\n\n**Option B — Inline attribution (Rails style) (most common)**\n\nMention the author in each entry.\n\n**Option C — Thank you footer (Homebrew / many CLIs)**\n\nA short callout at the bottom of each release:\n\n```markdown\n### Thanks\n```\n\nWant me to update the changelog?";
-
-    #[test]
-    fn the_answer_names_a_label() {
-        for (answer, label) in [
-            ("A.", "A"),
-            ("A. is fine, ensure we log", "A"),
-            ("I like Option C", "C"),
-            ("I think B, nested in strategy options - it leaves us space", "B"),
-            ("let's go with option 2", "2"),
-            ("option 3", "3"),
-            ("C)", "C"),
-        ] {
-            assert_eq!(picked(answer).as_deref(), Some(label), "{answer}");
-        }
-        for answer in [
-            "a new approach would be better",
-            "1. no 2. we show the active checkpoints",
-            "I think we should drop it",
-            "Add a README",
-        ] {
-            assert_eq!(picked(answer), None, "{answer}");
-        }
-    }
-
-    #[test]
-    fn options_in_a_table_and_under_headings_are_read() {
-        let (offers, question) = offered(TABLE);
-        assert_eq!(offers.len(), 3);
-        assert_eq!(offers[1].title, "B. `summarize: { enabled: true }`".trim_start_matches("B. "));
-        assert_eq!(offers[1].detail.as_deref(), Some("Nested object allowing future model override."));
-        assert_eq!(question.as_deref(), Some("How should the configuration key be named?"));
-        let (offers, question) = offered(HEADINGS);
-        let titles: Vec<&str> = offers.iter().map(|o| o.title.as_str()).collect();
-        assert_eq!(
-            titles,
-            [
-                "\"New Contributors\" section (GitHub Releases style)",
-                "Inline attribution (Rails style)",
-                "Thank you footer (Homebrew / many CLIs)"
-            ]
-        );
-        assert_eq!(offers[2].detail.as_deref(), Some("A short callout at the bottom of each release"));
-        assert_eq!(question, None, "the question after the options is not the one they answer");
-    }
-
-    #[test]
-    fn the_decision_says_what_was_chosen_over_what() {
-        assert_eq!(
-            decision(TABLE, "I think B.").as_deref(),
-            Some(
-                "How should the configuration key be named? Chosen: `summarize: { enabled: true }`: Nested object allowing future model override; not `auto_summarize: true`, nor `generate_summaries: true`."
-            )
-        );
-        let d = decision(HEADINGS, "I like Option C").expect("a decision");
-        assert!(d.starts_with("Chosen: Thank you footer (Homebrew / many CLIs): A short callout"), "{d}");
-        // A label the agent did not offer, or a message with one option, decides nothing.
-        assert_eq!(decision(HEADINGS, "D."), None);
-        assert_eq!(decision("**Option A — Do it now**\n\nOk?", "A."), None);
-        assert_eq!(decision("Shall I go on?", "A."), None);
-        // Columns of a listing under an option are no description of it.
-        let listing = "**Option A — Show the current branch**\n\nBranch        Description\n\n\
-                       **Option B — Show the original branch**\n\nSimple and historical.";
-        assert_eq!(decision(listing, "A"), None, "no question and no description: nothing to place");
-        // Remedies for a problem found now decide the task at hand.
-        let remedies = "## Root Cause Found\n\nThe slowness is caused by a background archive build.\n\n\
-                        **Option 1: Disable JSON Archive (Recommended for now)**\nRemove the archive flag.\n\n\
-                        **Option 2: Wait for Build to Complete**\nLet it finish (30+ more minutes).\n\nWhich would you prefer?";
-        assert_eq!(decision(remedies, "Option 2"), None);
-        let gateway = "CloudFront is returning 502 errors for the endpoint.\n\n## Solutions:\n\n\
-                       ### Option 1: CloudFront Cache Invalidation (Recommended)\nCreate an invalidation.\n\n\
-                       ### Option 2: Quick Test - Access Map via IP\nBypass the CDN for now.";
-        assert_eq!(decision(gateway, "Option 1"), None);
-        let go_on = "Here is where we stand.\n\n**Option A — Compromise: Implement Phase 1 only**\nSmaller change.\n\n\
-                     **Option B — Proceed As-Is**\nKeep the plan.";
-        assert_eq!(decision(go_on, "A."), None);
-        // Options that point at lines of the code change that code now.
-        let at_lines = "How should the conflict state be fixed?\n\n**Option A — Set BaseCommit when creating the state**\nComplete from the start.\n\n\
-                        **Option B — Initialize missing fields when the conflict resolves**\nHere at line 928-935.";
-        assert_eq!(decision(at_lines, "A."), None);
-        let terse = "**Option A — Pre-extract key content**\nControlled size, cheaper.\n\n\
-                     **Option B — Full transcript via stdin**\nEverything, costly.";
-        assert_eq!(decision(terse, "A"), None, "no question and a description of three words");
-        let described = listing.replace("Branch        Description", "Shows where the session is now.");
-        assert_eq!(
-            decision(&described, "A").as_deref(),
-            Some(
-                "Chosen: Show the current branch: Shows where the session is now; not Show the original branch."
-            )
-        );
-    }
-
-    #[test]
-    fn what_the_user_says_with_the_label_says_how_it_was_meant() {
-        for (answer, words) in [
-            ("A. is fine, ensure we log", Some("ensure we log")),
-            (
-                "A. just manual commit for now (Can we update the linear issue ENT-96 to reflect this?)",
-                Some("just manual commit for now"),
-            ),
-            (
-                "I think B, nested in strategy options - it leaves us space to further customise later on. please use the british spelling :)",
-                Some("nested in strategy options - it leaves us space to further customise later on"),
-            ),
-            ("A.", None),
-            ("I like Option C", None),
-            ("B, why not?", None),
-            ("C. sounds good", None),
-            ("1 straight away", None),
-            ("B, go for it please", None),
-            ("I like Option 1, from a enabling perspective:\n\nentire enable -> as before", None),
-        ] {
-            assert_eq!(refinement(answer).as_deref(), words, "{answer}");
-        }
-        assert_eq!(
-            decision(TABLE, "I think B, nested in strategy options").as_deref(),
-            Some(
-                "How should the configuration key be named? Chosen: `summarize: { enabled: true }` (nested in strategy options): Nested object allowing future model override; not `auto_summarize: true`, nor `generate_summaries: true`."
-            )
-        );
-    }
-
-    #[test]
-    fn the_users_own_terms_for_the_option_picked_are_the_decision() {
-        let options = "## Options\n\n### Option 1: Wrapper in committed file (Simplest)\n- **Commit** `.claude/settings.json` with wrapper script\n- Wrapper checks `ENTIRE_LOCAL_DEV`\n\n\
-                       ### Option 2: Local dev requires removing settings.json hooks\n- Keep settings.json with direct commands\n\nWhat do you think?";
-        let answer = "I like Option 1, from a enabling perspective: \n\nentire enable -> just works as before, entire from path\nentire enable --local-dev -> creates the wrapper script, using ENTIRE_LOCAL_DEV\n\nin this repo we want to commit `entire enable --local-dev` state";
-        assert_eq!(
-            decision(options, answer).as_deref(),
-            Some(
-                "Chosen: Wrapper in committed file: entire enable -> just works as before, entire from path; entire enable --local-dev -> creates the wrapper script, using ENTIRE_LOCAL_DEV; not Local dev requires removing settings.json hooks."
-            )
-        );
-        // Without the colon, or with a question among the lines, the agent's description stands.
-        for answer in [
-            "I like Option 1\n\nentire enable -> just works as before",
-            "I like Option 1:\nwhat does the wrapper do?\n",
-        ] {
-            assert_eq!(spelled_out(answer), None, "{answer}");
-            let d = decision(options, answer).expect("a decision");
-            assert!(d.contains("Commit `.claude/settings.json` with wrapper script"), "{d}");
-        }
-        assert_eq!(spelled_out("Add these:\n- one\n- two"), None, "no pick");
-    }
-
-    const QUESTIONS: &str = "Here are the scenarios.\n\n```\n1. not a question?\n```\n\n**Questions for you:**\n1. Do you prefer the ending indicators (`╭╰•`) or just continuous lines with implicit gaps?\n2. Should the active session always be lane 1 (leftmost), or rightmost?\n3. For >3 sessions, should we cycle lanes or just show space (no line)?";
-
-    #[test]
-    fn numbered_replies_are_written_with_their_questions() {
-        let got = answers(
-            QUESTIONS,
-            "1. i like option 3, 2. left most, if all 3 lanes are active we just show no line",
-        );
-        assert_eq!(
-            got,
-            vec![Answer {
-                line: "Should the active session always be lane 1 (leftmost), or rightmost? Answered: left most, if all 3 lanes are active we just show no line.".to_string(),
-                reply: "left most, if all 3 lanes are active we just show no line".to_string(),
-            }]
-        );
-        let got = answers(QUESTIONS, "1 - continuous lines, 2 - leftmost, 3 - cycle");
-        assert_eq!(got.len(), 3, "{got:?}");
-        assert_eq!(
-            got[2].line,
-            "For >3 sessions, should we cycle lanes or just show space (no line)? Answered: cycle."
-        );
-        // A reply ends with its line; a reply that does not know answers nothing.
-        let got = answers(QUESTIONS, "1. not sure yet, 2. leftmost\n\nI've also updated the issue.");
-        assert_eq!(got.len(), 1, "{got:?}");
-        assert_eq!(got[0].reply, "leftmost");
-    }
-
-    #[test]
-    fn replies_that_are_not_numbered_answers_give_nothing() {
-        // Not numbered from 1, not numbered at all, numbers inside a sentence, a question back.
-        for answer in [
-            "2. leftmost",
-            "leftmost and cycle",
-            "we need 2 lanes and 3 colours",
-            "1. is the runner not the same as the session creator? 2. yes",
-        ] {
-            let got = answers(QUESTIONS, answer);
-            assert!(got.iter().all(|a| !a.line.contains("Do you prefer")), "{answer}: {got:?}");
-            assert!(got.len() <= 1, "{answer}: {got:?}");
-        }
-        assert!(answers(QUESTIONS, "2. leftmost, 3. cycle").is_empty());
-        assert!(answers(QUESTIONS, "leftmost and cycle").is_empty());
-        // One question is no numbered list.
-        assert!(answers("1. Should the rail be green?", "1. yes, 2. no").is_empty());
-        // Questions about the work at hand decide nothing lasting.
-        let work = "Two questions:\n1. **Are you okay replacing the PnP Modal SDK entirely?** You'd build the login screens yourself.\n2. **Do you want to research the Core Kit options first** before replanning?";
-        let got = answers(work, "1 - yeah, 2 - definitely, go for it.");
-        assert_eq!(got.len(), 1, "{got:?}");
-        assert_eq!(got[0].line, "Are you okay replacing the PnP Modal SDK entirely? Answered: yeah.");
-    }
-}
+mod tests;
