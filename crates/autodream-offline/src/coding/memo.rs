@@ -388,12 +388,22 @@ pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
         )
     });
     let mut out = String::new();
-    for m in current {
+    let count = current.len();
+    for (i, m) in current.into_iter().enumerate() {
         let room = max_chars.saturating_sub(out.chars().count() + if out.is_empty() { 0 } else { 2 });
         if room < 25 {
             break;
         }
-        let g = gist(&m.text, room);
+        // With more facts to come, a fact's gist leaves room for the next when it can be cut
+        // at a clause ("… TRANSFORMING_WH_M, the medium warehouse — the small one was
+        // queueing"): two facts named say more of the topic than one told at length. A rule
+        // is told whole ("… only through Flyway — never edit an applied migration").
+        let share =
+            if i + 1 < count && !super::kinds::is_rule(&m.text) { room.min(max_chars * 3 / 5) } else { room };
+        let g = match gist(&m.text, share) {
+            cut if cut.ends_with('…') => gist(&m.text, room),
+            g => g,
+        };
         if g.ends_with('…') && !out.is_empty() {
             continue;
         }
@@ -516,6 +526,29 @@ mod tests {
             hook(&[&a, &older], 150),
             "Only replaced facts, kept as history (the last replaced on 2026-03-09)"
         );
+    }
+
+    #[test]
+    fn a_fact_told_at_length_leaves_room_for_the_next_but_a_rule_is_told_whole() {
+        let moved = memo(
+            "Platform moved our runs to TRANSFORMING_WH_M, the medium warehouse — the small one was queueing all morning",
+            "2026-02-24",
+            None,
+        );
+        let decided =
+            memo("Decision: we're moving orchestration from Airflow to Dagster", "2026-02-11", None);
+        assert_eq!(
+            hook(&[&moved, &decided], 140),
+            "Platform moved our runs to TRANSFORMING_WH_M, the medium warehouse; Decision: we're moving orchestration from Airflow to Dagster"
+        );
+        let rule = memo(
+            "Schema changes only through Flyway — never edit an applied migration, always add a new V file",
+            "2026-02-01",
+            None,
+        );
+        assert!(hook(&[&rule, &decided], 140).starts_with(
+            "Schema changes only through Flyway — never edit an applied migration, always add a new V file"
+        ));
     }
 
     #[test]
