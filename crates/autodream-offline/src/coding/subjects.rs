@@ -74,7 +74,7 @@ const SUBJECTS: &[(Subject, &str)] = &[
             kind: MemoryType::Project,
             about: "the CI system, its jobs and checks",
         },
-        r"(?i)\b(?:ci|jenkins|github actions|gitlab ci|circleci|buildkite|travis|workflows?|pipelines?|sonar\w*|quality gate|checks?|chromatic|actions)\b|流水线",
+        r"(?i)\b(?:ci|jenkins|github actions|gitlab ci|circleci|buildkite|travis|workflows?|pipelines?|sonar\w*|quality gate|checks?|chromatic|(?:github |gh )actions|actions (?:runners?|workflows?|tab))\b|流水线",
     ),
     (
         TESTING,
@@ -214,6 +214,16 @@ mod tests {
             "ci"
         );
         assert_eq!(subject_of("Priya is the PM for billing.", Kind::Person).slug, "people");
+        // "Actions" alone are things to do; GitHub's are CI.
+        assert_eq!(
+            subject_of(
+                "Postmortem drafted; open actions: retries must reuse the idempotency key.",
+                Kind::Fact
+            )
+            .slug,
+            "references"
+        );
+        assert_eq!(subject_of("The release runs in GitHub Actions.", Kind::Fact).slug, "ci");
         assert_eq!(
             subject_of("The runbook is docs/runbooks/rebalance-storm.md.", Kind::Reference).slug,
             "references"
