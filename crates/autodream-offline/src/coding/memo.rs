@@ -404,6 +404,10 @@ pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
             cut if cut.ends_with('…') => gist(&m.text, room),
             g => g,
         };
+        // A decision cut before what was chosen ("Transcript Size") names nothing.
+        if super::choices::is_pick(&m.text) && !super::choices::is_pick(&g) {
+            continue;
+        }
         if g.ends_with('…') && !out.is_empty() {
             continue;
         }
@@ -549,6 +553,19 @@ mod tests {
         assert!(hook(&[&rule, &decided], 140).starts_with(
             "Schema changes only through Flyway — never edit an applied migration, always add a new V file"
         ));
+    }
+
+    #[test]
+    fn a_decision_cut_before_what_was_chosen_is_no_hook() {
+        let pick = memo(
+            "Transcript Size. Chosen: Pre-extract key content (all user prompts, assistant responses and key tool actions): Controlled size, cheaper; not Full transcript via stdin",
+            "2026-01-28",
+            None,
+        );
+        let rule = memo("If there is error, always exit with os.Exit(1)", "2026-01-29", None);
+        let rule2 = memo("If error is type of cli.SilentError, do not print anything", "2026-01-29", None);
+        let h = hook(&[&pick, &rule, &rule2], 140);
+        assert!(!h.contains("Transcript Size"), "{h}");
     }
 
     #[test]
