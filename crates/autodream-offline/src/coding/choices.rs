@@ -13,6 +13,13 @@
 //! | the label after a verb of choosing | "I like Option C", "let's go with option 2" |
 //! | an option the agent offered, as a heading or bold lead | "**Option C — Thank you footer**" |
 //! | an option in a table row | "\| **A. `auto_summarize: true`** \| Simple boolean … \|" |
+//! | a numbered option with a bold title, when the agent asks to choose | "1. **Keep em dash** — matches the UX spec" … "What is your call? (1 / 2 / 3)" |
+//! | any of these in a block quote | "> **B. Split into base + usage**" |
+//!
+//! With no question above the options, the nearest heading or bold line says what is decided
+//! ("**`formatRange` separator: em dash vs double-hyphen**") and leads the line in its place;
+//! a numbered list with neither is no list of options (it is as often the ways to go on with
+//! the work), and a pick of "Dismiss" or "Defer" decides nothing.
 //!
 //! What the user says with the label is how they meant it, and goes beside the option chosen
 //! ("A. just manual commit for now" → "Chosen: Manual-commit only (just manual commit for
