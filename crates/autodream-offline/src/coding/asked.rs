@@ -7,9 +7,10 @@
 //! writes them as one line ("… WCAG level? Answered: keep it simple."), as it writes replies
 //! to numbered questions ([`super::choices::answers`]).
 //!
-//! Only a clear answer counts: the agent's last paragraph asks one question, that question has
-//! two ways joined by "or", and the short reply shares words with one way and none with the
-//! other. Not counted:
+//! Only a clear answer counts: the agent's last paragraph asks one question of how things
+//! should be ("should the …", "need to", "what's your take on …"), that question has two ways
+//! joined by "or", and the short reply shares words with one way and none with the other. Not
+//! counted:
 //! - questions about the work at hand ("Want me to fix it now, or track it as a follow-up?",
 //!   "Should I keep it at 50 or revert to 20?");
 //! - questions about the moment ("Which interface are you testing with — the app, or …?",
@@ -34,6 +35,15 @@ const MAX_REPLY_CHARS: usize = 120;
 static ABOUT_THE_MOMENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:are you \w+ing|were you|did you|have you|do you know|do you (?:see|have)|anything else|work(?:s)? for you|look(?:s)? (?:good|right)|would you like to|do you want to)\b",
+    )
+});
+
+/// A question of how things should be: "Should the limit be global or per project?", "Does
+/// the dashboard need to be responsive, or …?", "What's your take on accessibility — …?". Not
+/// "Do you want the report as a table or as a list?", which asks about the output at hand.
+static HOW_IT_SHOULD_BE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:should (?:we|it|they|the|this|that|these|those|our|\w+s)|needs? to|what'?s your (?:take|preference|call)|(?:do|would) you prefer|must|by default|always)\b",
     )
 });
 
@@ -89,6 +99,7 @@ fn either_or(agent: &str) -> Option<(String, String, String)> {
     let mut questions = QUESTION.find_iter(&paragraph);
     let question = questions.next()?.as_str().trim().to_string();
     if questions.next().is_some()
+        || !HOW_IT_SHOULD_BE.is_match(&question)
         || ABOUT_THE_WORK.is_match(&question)
         || ABOUT_THE_MOMENT.is_match(&question)
         || question.to_lowercase().starts_with("or ")
@@ -176,6 +187,8 @@ mod tests {
             ("Should the limit be global or per project? And in bytes or in lines?", "per project"),
             // No "or": nothing to choose between.
             ("What should the limit be?", "per project"),
+            // A question about the output at hand, not about how things should be.
+            ("Do you want the report as a table or as a list?", "as a table please"),
         ] {
             assert_eq!(either_answer(agent, reply), None, "{agent} / {reply}");
         }
