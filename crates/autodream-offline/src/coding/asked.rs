@@ -54,19 +54,13 @@ static ONLY_ASSENT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Words too common to tell the two ways apart.
-const COMMON: &[&str] = &[
-    "the", "and", "for", "are", "you", "your", "this", "that", "these", "those", "with", "what", "what's",
-    "which", "will", "would", "should", "could", "can", "does", "any", "all", "from", "into", "than", "then",
-    "there", "their", "them", "they", "our", "just", "also", "only", "one", "more", "most", "not", "yes",
-    "have", "has", "its", "it's", "out", "how", "let's", "lets", "make", "want", "take",
-];
-
+/// The words of a text that can tell the two ways apart: three letters or more, and no
+/// function word ([`crate::text::is_function_word`]).
 fn words(text: &str) -> BTreeSet<String> {
     static WORD: LazyLock<Regex> = LazyLock::new(|| re(r"[\p{L}][\p{L}\p{N}_'-]*"));
     WORD.find_iter(text)
         .map(|w| w.as_str().to_lowercase())
-        .filter(|w| w.chars().count() >= 3 && !COMMON.contains(&w.as_str()))
+        .filter(|w| w.chars().count() >= 3 && !crate::text::is_function_word(w))
         .collect()
 }
 
