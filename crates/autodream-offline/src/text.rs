@@ -269,6 +269,15 @@ pub fn is_capitalised(word: &str) -> bool {
     }
 }
 
+static CODE_SPAN_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`[^`\n]+`").expect("valid regex"));
+
+/// The text with what each code span holds left out ("`x`" in its place): the words in a span
+/// are a name the user quoted ("the `respects failOnDrift=false policy when drift exists`
+/// test"), not words they said, so a rule that reads the sentence's own words reads around it.
+pub fn without_code_spans(text: &str) -> std::borrow::Cow<'_, str> {
+    CODE_SPAN_RE.replace_all(text, "`x`")
+}
+
 /// Intensifiers and hedges that add nothing a later reader needs ("really", "actually"),
 /// written in lowercase (a capitalised one mid-sentence may open a title: "Just Mercy").
 static INTENSIFIER_RE: LazyLock<Regex> = LazyLock::new(|| {

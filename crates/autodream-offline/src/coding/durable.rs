@@ -118,6 +118,16 @@ fn reminds_of_a_choice(sentence: &str, rest: &str) -> bool {
         && !IN_HAND.is_match(rest)
         && super::moment::of_the_moment(rest).is_none()
 }
+/// "Keep in mind …", "Bear in mind that …", "Remember that …", "Note that …": said for the
+/// agent to keep, not a reminder to do something now ("remember to …", "don't forget to …").
+fn asks_to_keep_in_mind(sentence: &str) -> bool {
+    static KEEP_IN_MIND: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:please\s+)?(?:keep|bear) in mind\b(?:\s+that)?[,:]?\s|^(?:please\s+)?(?:remember|note|don'?t forget)\s+that\s",
+        )
+    });
+    KEEP_IN_MIND.is_match(leads::after_discourse_lead(sentence))
+}
 /// Words that make a sentence a standing rule. "Next time, …" and "Next time you …" at the
 /// start say it to the agent for every time after; "I'll fix it next time" and "bump the
 /// version for next time" are one more time, not a rule.
@@ -347,6 +357,24 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
             standing: true,
         });
     }
+    // "Keep in mind, you need to run `test:env` to have the env locally": the user asks for
+    // it to be kept; how a thing is done here, with the command that does it, is what memory
+    // is for. ("Remember to push" is a reminder for the task, not a fact.)
+    // What it is said of must be named: "keep in mind that this file is generated" points at
+    // the work in hand.
+    if !note
+        && asks_to_keep_in_mind(sentence)
+        && has_value(trimmed)
+        && !IN_HAND.is_match(trimmed)
+        && !is_question(trimmed)
+    {
+        return Verdict::Keep(Kept {
+            kind: kind_of(trimmed, anchor, false).unwrap_or(Kind::Preference),
+            text: trimmed.to_string(),
+            refers_back: false,
+            standing: true,
+        });
+    }
     // "I think it's better not to …", "use X where possible" inside an order: a way of
     // working said in a form the rules below read as the moment.
     if !note && let Some((kind, text)) = super::standing::standing_form(trimmed) {
@@ -418,7 +446,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         }
         _ => trimmed,
     };
-    let standing = STANDING.is_match(trimmed);
+    let standing = STANDING.is_match(&crate::text::without_code_spans(trimmed));
     // "… if we now rebase, the diff would not be correct anymore": a change imagined, not made.
     let update = says_a_change(trimmed) && !HYPOTHETICAL.is_match(trimmed);
     let decision = DECISION.is_match(trimmed);
@@ -441,6 +469,12 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         )
     });
     let body = PLACE_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
+    // "Instead of force installing, compare to the backup repo": an order after the way it
+    // replaces is still an order; "Instead of npm, use pnpm" is a way of working, as "Use
+    // pnpm" is.
+    static INSTEAD_LEAD: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:instead of|rather than)\b[^,]{1,80},\s*"));
+    let body = INSTEAD_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
     // "… and ensure this never repeats again": the incident's "never" makes no rule.
     let standing_words = super::orders::without_incident(trimmed);
     let ordered = is_imperative(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
@@ -581,7 +615,7 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     if dated && (EVENT.is_match(text) || super::dated::names_event(text)) {
         return Some(Kind::Date);
     }
-    if STANDING.is_match(text)
+    if STANDING.is_match(&crate::text::without_code_spans(text))
         || STANDING_IMPERATIVE.is_match(text)
         || FIRST_PERSON_PREFERENCE.is_match(text)
         || restricts(text)

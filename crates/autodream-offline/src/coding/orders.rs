@@ -183,10 +183,12 @@ pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:please |pls |and |also )*(?:use|prefer|avoid|stick (?:to|with)|keep using|never|always|don'?t|do not|no more)\b",
     )
 });
-/// "… this never happens again": about an incident, not a rule.
+/// "… this never happens again": about an incident, not a rule. So is what follows a
+/// question of why it happened ("Reflect why you didnt and how we can make you in the
+/// future"): its "in the future" is the incident's.
 static INCIDENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b",
+        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b|\bwhy (?:you|it|this|that) (?:did|didn'?t|didnt|did not|happened|went wrong|failed|missed|skipped|forgot)\b.*$",
     )
 });
 /// A way of working put in a sequence of steps ("Now use …", "Then prefer …").

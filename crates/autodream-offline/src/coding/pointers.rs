@@ -13,7 +13,7 @@ use super::kinds;
 /// A sentence that points back at the thing the sentence before it named, or leaves it out
 /// ("Avoid inventing our own."): the noun "our own" stands for was said before.
 static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:our|your|their|my) own[.!]?\s*$|\b(?:against|to|on|in|from|with|into|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b").expect("valid regex")
+    Regex::new(r"(?i)\b(?:our|your|their|my) own[.!]?\s*$|\b(?:against|to|on|in|from|with|into|through|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b|^(?:everything|anything|nothing|all) else\b|\b(?:thing|things|everything|anything|what) (?:it|they|this|that) (?:should|shouldn'?t|must|mustn'?t|does|doesn'?t|did|didn'?t|can|can'?t|will|won'?t|needs to)\b").expect("valid regex")
 });
 
 /// Something a pronoun later in the sentence can stand for: a name, a code span, a path,
@@ -78,7 +78,14 @@ fn existential_there(text: &str, m: &regex::Match<'_>) -> bool {
         Regex::new(r"(?i)^(?:'s|’s|\s+(?:is|are|was|were|will|has|have|isn'?t|aren'?t)\b)")
             .expect("valid regex")
     });
-    m.as_str().to_lowercase().ends_with("there") && EXISTS.is_match(&text[m.end()..])
+    // "The readme in there is …": after a preposition, "there" is a place said before.
+    static PLACE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:in|into|from|out of|over|under|up|down|inside|on)\s+there$")
+            .expect("valid regex")
+    });
+    m.as_str().to_lowercase().ends_with("there")
+        && EXISTS.is_match(&text[m.end()..])
+        && !PLACE.is_match(&text[..m.end()])
 }
 
 /// "This should …", "That means …", "Now it is …": a subject that points at the moment.

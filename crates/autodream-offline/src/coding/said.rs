@@ -190,6 +190,7 @@ static PASTED_LINE_RE: LazyLock<Regex> = LazyLock::new(|| {
           | [+-]?\s*(?://|/\*)                 # a comment of code, or its diff line
           | (?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b
           | (?:error|warning)(?:\[\w+\])?:
+          | (?:[^\w\s]{1,4}\s*)?(?:warn|warning|error|info|debug|notice|verbose)\s+(?:\p{Lu}|=)  # "🦋  warn You are …"
           | \d+→                                # a numbered file listing
           | [│├└┌┐┘┬┴┼─]
         )"#,
@@ -617,7 +618,10 @@ fn split_before_order(sentence: &str) -> Vec<&str> {
         // it to summarize - let's use US English everywhere" stays one statement.
         let turns_to_order = (super::orders::turns_to_order(after) || YOU_SHOULD.is_match(after))
             && !super::kinds::STRONG_STANDING.is_match(after);
-        if turns_to_order && before.split_whitespace().count() >= 2 {
+        // "Don't use playwright to browse the web - use fetch or context7": after a rule, the
+        // order after the dash is its other way, and belongs to it.
+        let after_a_rule = super::orders::STANDING_IMPERATIVE.is_match(before);
+        if turns_to_order && !after_a_rule && before.split_whitespace().count() >= 2 {
             parts.push(before);
             start = m.end();
         }

@@ -44,6 +44,12 @@ fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
         "Write the summary and keep it in the wiki",
         // The noun "our own" stands for was in the sentence before.
         "avoid inventing our own.",
+        // "Through it": what the criteria run through was said before.
+        "The next time we run the same criteria through it should trigger the hardcoding",
+        // What was excluded, or what "it" is, was said before.
+        "Everything else should be exactly the same",
+        "The only thing it shouldn't do is to resolve the workspace dependencies",
+        "Also the readme in there is gonna be the main readme on npm",
     ] {
         assert!(has_hole(hole), "{hole}");
     }

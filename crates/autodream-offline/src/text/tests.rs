@@ -132,3 +132,14 @@ fn slugs_are_file_safe() {
     assert_eq!(slug("张伟"), "张伟");
     assert_eq!(slug("!!"), "topic");
 }
+
+#[test]
+fn code_spans_are_left_out_of_the_words_a_rule_reads() {
+    assert_eq!(
+        without_code_spans("The `respects failOnDrift=false policy when drift exists` test fails"),
+        "The `x` test fails"
+    );
+    // Two spans, and a lone backtick that opens nothing.
+    assert_eq!(without_code_spans("Run `a` then `b c`, not ` alone"), "Run `x` then `x`, not ` alone");
+    assert_eq!(without_code_spans("No span here"), "No span here");
+}

@@ -69,7 +69,7 @@ static DECIDE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 /// "Remember that …", "Note that …": the request to keep it is not part of the fact.
 pub(super) static REMEMBER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note)(?:\s+that|\s+to)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
+        r"(?i)^(?:please\s+)?(?:remember|note|keep in mind|bear in mind|don'?t forget|make a note)(?:\s+that|\s+to)?[,:]?\s+|^(?:请)?(?:记住|记得|别忘了)[，,：:]?\s*",
     )
 });
 /// "I want to create instructions that state that …", "Mention that …", "Add a rule to

@@ -35,6 +35,11 @@ fn standing_rules_people_facts_and_dates_are_kept() {
         ("王磊是前端负责人，所有合到 main 的 PR 都要他 review。", Kind::Person),
         ("Always use `bin/rails`, never bare `rails`, we rely on the binstubs.", Kind::Preference),
         ("We always need to run `make schema` after touching the proto files.", Kind::Preference),
+        // Asked to be kept in mind, with the command that does it.
+        ("yes. keep in mind, you need to run `test:env` to have the env locally", Kind::Fact),
+        ("Bear in mind that the API is rate limited to 100 requests a minute.", Kind::Fact),
+        // A way of working after the way it replaces is still a way of working.
+        ("Instead of npm, use pnpm.", Kind::Update),
     ];
     for (s, kind) in cases {
         assert_eq!(kept(s), Some(kind), "{s}");
@@ -65,6 +70,10 @@ fn requests_questions_status_and_chatter_are_dropped() {
         "ok can we please log a @.learnings/README.md entry and also make sure to memorize the setup",
         // An aside cut out of a longer sentence.
         "(don't add too many, just the core issue(s)",
+        // An order after the way it replaces, and a reminder for the task.
+        "Instead of force installing, compare to the backup repo medgemma-hackathon-backup",
+        "Remember to run `make lint` before you push.",
+        "Keep in mind that this file is generated.",
     ] {
         assert_eq!(kept(s), None, "{s}");
     }
@@ -135,6 +144,7 @@ fn orders_in_the_forms_of_a_rule_are_orders() {
         "Validate that whatever is in the old structure might not be relevant in the memory instead of here.",
         "👍 also add `uv run` to the README quickstart instead of poetry shell.",
         "Nah let's roll back, they don't really need to exist in the future state.",
+        "Reflect why you didnt and how we can make you in the future.",
     ] {
         assert_eq!(kept(said), None, "{said}");
     }

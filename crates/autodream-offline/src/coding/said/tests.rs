@@ -137,6 +137,7 @@ fn a_dash_that_turns_to_an_order_ends_the_statement_before_it() {
         "Staging - the QA box - runs nightly.",
         "Option - add it",
         "Metric definitions — net revenue etc — go through Hannah, she's the analytics lead.",
+        "Don't use playwright to browse the web - use fetch or context7",
     ] {
         assert_eq!(split_before_order(one), [one]);
     }
@@ -158,8 +159,17 @@ fn prose_with_code_spans_paths_and_cjk_is_kept() {
         "at Object.run (index.js:4:7)",
         "+       // RetryCount is the number of attempts so far",
         "+// Note: agentName parameter is accepted for API compatibility",
+        // A tool's log line, its level in lower case after its badge.
+        "🦋  warn You are in prerelease mode",
+        "error Command failed with exit code 1.",
     ] {
         assert!(is_pasted_line(line), "{line}");
+    }
+    // A level word that opens the user's own sentence is a word.
+    for line in
+        ["Error handling goes through thiserror in the library crates.", "Warning: never push to main."]
+    {
+        assert!(!is_pasted_line(line), "{line}");
     }
 }
 
