@@ -499,7 +499,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let announces_change = update && has_value(trimmed) && !is_imperative(body);
     if FIRST_PERSON_MOMENT.is_match(body)
         && !FIRST_PERSON_PREFERENCE.is_match(body)
-        && !STRONG_STANDING.is_match(trimmed)
+        && !STRONG_STANDING.is_match(&standing_words)
         && !announces_change
     {
         return Verdict::Drop(Dropped::Status);

@@ -211,11 +211,20 @@ static IMPRESSION: LazyLock<Regex> = LazyLock::new(|| {
 static A_SCREENSHOT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\bhttps?://\S+\.(?:png|jpe?g|gif|webp)\b|\S*screen[- _]?shots?\S*\.(?:png|jpe?g|gif|webp)\b")
 });
+/// "… the text area in focus (image 11) pushing everything up", "If you watch the video
+/// ScreenRecording_02-14.MP4 you can see that it never gets past 40%": what the user shows
+/// of the moment, the images and recordings they attached, whatever words say it ("never"
+/// here is what the recording shows).
+static SHOWN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\((?:see |in |on )?(?:image|img|screenshot|pic|picture|video)s? ?#?\d+(?:\s*(?:,|and|&|-)\s*#?\d+)*\)|\b(?:see|in|on) (?:the )?(?:image|screenshot|video) ?#?\d+\b|\b(?:watch|see|in) the (?:video|recording|screen ?recording)\b|\S+\.(?:mp4|mov|webm)\b",
+    )
+});
 /// "If I use Mistral, the results are not that great": what the user saw when they tried
 /// something, a report of the moment ("If we …" often states a rule, and is left to them).
 static TRIED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:but |and )?(?:if|when) i (?:use|try|run|open|click|do|go|test|call|start|load|type|enter|select|switch)\b",
+        r"(?i)^(?:but |and )?(?:if|when) i (?:use|try|run|open|click|do|go|test|call|start|load|type|enter|select|switch)\b|^(?:but |and )?(?:when|while|after) (?:using|trying|adding|opening|clicking|tapping|running|testing|uploading|importing|selecting|scrolling|pressing|setting up)\b[^,]{0,120},",
     )
 });
 /// "For this data we need to have it in a table": work asked for in the middle of a sentence.
@@ -337,6 +346,9 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     });
     if CHECKING.is_match(s) {
         return Some(Dropped::NotDurable);
+    }
+    if SHOWN.is_match(s) {
+        return Some(Dropped::Status);
     }
     if STRONG_STANDING.is_match(&QUOTED_WORD.replace_all(&own_words, "")) {
         return None;

@@ -185,10 +185,12 @@ pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// "… this never happens again": about an incident, not a rule. So is what follows a
 /// question of why it happened ("Reflect why you didnt and how we can make you in the
-/// future"): its "in the future" is the incident's.
+/// future"): its "in the future" is the incident's. A thing to be made that always does
+/// something ("Create a test to always verify this is working") is the work, and "in this
+/// repo" after a look through ("review all agents.md files in this repo") says where to look.
 static INCIDENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b|\bwhy (?:you|it|this|that) (?:did|didn'?t|didnt|did not|happened|went wrong|failed|missed|skipped|forgot)\b.*$",
+        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b|\bwhy (?:you|it|this|that) (?:did|didn'?t|didnt|did not|happened|went wrong|failed|missed|skipped|forgot)\b.*$|\b(?:tests?|checks?|hooks?|scripts?|jobs?|workflows?|guards?) (?:that|which|to) (?:always|never)\b.*$|\b(?:review|check|audit|scan|search|go through|read|explore|look (?:at|through|into)|find|clean up)\b.{0,80}?\bin (?:this|the) (?:repo|repository|codebase|project)\b",
     )
 });
 /// A way of working put in a sequence of steps ("Now use …", "Then prefer …").
@@ -300,7 +302,18 @@ pub fn is_leave_for_the_work(body: &str) -> bool {
             r"(?i)\b(?:if (?:you |u )?(?:need|want|like|wish|prefer)(?: (?:to|it|them|so))?|if (?:needed|necessary|required|you must)|as (?:needed|necessary|required)|when needed)\s*[.!]?\s*$",
         )
     });
-    (is_imperative(body) || STANDING_IMPERATIVE.is_match(body)) && LEAVE.is_match(body)
+    (is_imperative(body) || STANDING_IMPERATIVE.is_match(body)) && (LEAVE.is_match(body) || is_a_tweak(body))
+}
+
+/// "Use a little bit more color on the pages", "make it slightly darker": a touch to the work
+/// in hand, by how much more or less, not a way of working.
+fn is_a_tweak(body: &str) -> bool {
+    static TWEAK: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:please\s+)?(?:use|make|add|give|put|keep)\s+(?:(?:it|them|this|that|the \w+)\s+)?(?:a (?:little|tiny|touch|bit)(?: bit)?|a lot|slightly|much|way|even|just a (?:little|bit|touch)(?: bit)?)\s+(?:more|less|fewer|bigger|smaller|larger|darker|lighter|warmer|cooler|wider|narrower|taller|shorter|brighter)\b",
+        )
+    });
+    TWEAK.is_match(body)
 }
 
 pub fn is_order_form(body: &str) -> bool {

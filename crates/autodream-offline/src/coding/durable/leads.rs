@@ -117,7 +117,9 @@ pub fn labelled_a_rule(text: &str) -> bool {
 }
 /// "Ok the client id is …": a bare "ok" before the clause's own first word.
 static BARE_OK: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:ok(?:ay)?|yeah|yep|yes)\s+(?:the|our|my|we|we'?re|i'?m|it'?s|there'?s|so)\b")
+    re(
+        r"(?i)^(?:ok(?:ay)?|yeah|yep|yes|sure)\s+(?:the|our|my|we|we'?re|i'?m|it'?s|there'?s|so|please|create|add|make|do|go|use|build|write|fix|remove|delete|update|implement|run|push|commit|merge|deploy|change|move|rename)\b",
+    )
 });
 /// "MMy original thinking …", "TThe build …": a capital typed twice before a word.
 static DOUBLED_CAPITAL: LazyLock<Regex> = LazyLock::new(|| re(r"^(\p{Lu})(\p{Lu}\p{Ll}+)\b"));

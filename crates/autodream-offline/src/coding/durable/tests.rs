@@ -40,6 +40,9 @@ fn standing_rules_people_facts_and_dates_are_kept() {
         ("Bear in mind that the API is rate limited to 100 requests a minute.", Kind::Fact),
         // A way of working after the way it replaces is still a way of working.
         ("Instead of npm, use pnpm.", Kind::Update),
+        // The same forms as a way of working.
+        ("I want you to always use pnpm in this repo.", Kind::Preference),
+        ("Always review migrations in this repo before merging.", Kind::Preference),
     ];
     for (s, kind) in cases {
         assert_eq!(kept(s), Some(kind), "{s}");
@@ -74,6 +77,12 @@ fn requests_questions_status_and_chatter_are_dropped() {
         "Instead of force installing, compare to the backup repo medgemma-hackathon-backup",
         "Remember to run `make lint` before you push.",
         "Keep in mind that this file is generated.",
+        // An approval that goes on to the order; a touch to the work; a thing to be made that
+        // always does something; where to look.
+        "Yes create all the missing feature sub-pages.",
+        "Use a little bit more color on the pages, like we use in the compare page.",
+        "Create a test to always verify this is working.",
+        "I want you to carefully review all agents.md/claude.md files in this repo.",
     ] {
         assert_eq!(kept(s), None, "{s}");
     }

@@ -199,6 +199,21 @@ fn the_talk_of_the_moment_is_dropped() {
         ),
         ("I was thinking we could split the worker into two queues", Dropped::NotDurable),
         ("So this is kind of the main entry point for everything distribution", Dropped::NotDurable),
+        // What the user shows of the moment: attached images and recordings, and what they
+        // saw when trying something.
+        (
+            "When setting up a custom phrase, the design changes from the empty state (image 10) to the text area in focus (image 11)",
+            Dropped::Status,
+        ),
+        ("The keyboard also hides the button (image 12) which is unreachable", Dropped::Status),
+        (
+            "If you watch the video ScreenRecording_02-14-2026.MP4 you can see that it never gets past 40%",
+            Dropped::Status,
+        ),
+        (
+            "When using the share extension adding lots of files, the files don't get really synced",
+            Dropped::Status,
+        ),
         // A failure reported, and what happened to a build or a release.
         (
             "The ` (fail) @chkit/cli drift e2e > respects failOnDrift=false policy when drift exists [8498.92ms]` test fails",
@@ -272,6 +287,8 @@ fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
         "The worker was built to run on a single core.",
         "Releases are published to npm by the CI job.",
         "A kind of cache sits in front of the API.",
+        "When using the API, always pass the tenant header.",
+        "Never commit screenshots like docs/screenshots/login.png to the repo.",
     ] {
         assert_eq!(of_the_moment(said), None, "{said}");
     }
