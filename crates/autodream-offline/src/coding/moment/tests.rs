@@ -214,6 +214,7 @@ fn the_talk_of_the_moment_is_dropped() {
             "When using the share extension adding lots of files, the files don't get really synced",
             Dropped::Status,
         ),
+        ("Find a way to test such that issues like these don't occur", Dropped::NotDurable),
         // A failure reported, and what happened to a build or a release.
         (
             "The ` (fail) @chkit/cli drift e2e > respects failOnDrift=false policy when drift exists [8498.92ms]` test fails",
