@@ -190,7 +190,7 @@ pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// repo" after a look through ("review all agents.md files in this repo") says where to look.
 static INCIDENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b|\bwhy (?:you|it|this|that) (?:did|didn'?t|didnt|did not|happened|went wrong|failed|missed|skipped|forgot)\b.*$|\b(?:tests?|checks?|hooks?|scripts?|jobs?|workflows?|guards?) (?:that|which|to) (?:always|never)\b.*$|\b(?:review|check|audit|scan|search|go through|read|explore|look (?:at|through|into)|find|clean up)\b.{0,80}?\bin (?:this|the) (?:repo|repository|codebase|project)\b",
+        r"(?i)\b(?:this|that|it) (?:will )?never (?:happens?|repeats?|occurs?|comes? back|breaks?)(?: again)?\b|\bnever (?:happens?|repeats?) again\b|\bwhy (?:you|it|this|that) (?:did|didn'?t|didnt|did not|happened|went wrong|failed|missed|skipped|forgot)\b.*$|\b(?:tests?|checks?|hooks?|scripts?|jobs?|workflows?|guards?) (?:that|which|to) (?:always|never)\b.*$|^(?:please\s+)?(?:fix|solve|resolve|address|debug|investigate|handle)\s+(?:this|that|it|these|those|them)\b.*$|\b(?:review|check|audit|scan|search|go through|read|explore|look (?:at|through|into)|find|clean up)\b.{0,80}?\bin (?:this|the) (?:repo|repository|codebase|project)\b",
     )
 });
 /// A way of working put in a sequence of steps ("Now use …", "Then prefer …").

@@ -157,12 +157,23 @@ fn check_commands(plan: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut section: Option<usize> = None;
     let mut fenced = false;
+    // A shell line that ends in a backslash goes on on the next one: the command is both.
+    let mut continued = String::new();
     for line in plan.lines() {
         let t = line.trim();
         if t.starts_with("```") {
             fenced = !fenced;
+            continued.clear();
             continue;
         }
+        if fenced && let Some(head) = t.strip_suffix('\\') {
+            continued.push_str(head.trim_end());
+            continued.push(' ');
+            continue;
+        }
+        let joined =
+            if fenced && !continued.is_empty() { std::mem::take(&mut continued) + t } else { t.to_string() };
+        let t = joined.as_str();
         if !fenced && let Some(h) = HEADING_RE.captures(t) {
             let level = h[1].len();
             if SECTION_RE.is_match(t) {
@@ -252,6 +263,17 @@ mod tests {
             verification(PLAN).as_deref(),
             Some(
                 "Verify changes with `bun run test`, `bun run lint`, `cd frontend && bun run css:build`, `cd packages/web && npm test`, `mise run fmt`, `mise run lint`, `mise run test:ci`."
+            )
+        );
+    }
+
+    #[test]
+    fn a_shell_line_continued_with_a_backslash_is_one_command() {
+        let plan = "Implement the following plan:\n\n# Plan: Queue\n\n## Verification\n```bash\nxcodebuild test -project Vault.xcodeproj -scheme Vault \\\n  -only-testing:VaultTests\n```\n";
+        assert_eq!(
+            verification(plan).as_deref(),
+            Some(
+                "Verify changes with `xcodebuild test -project Vault.xcodeproj -scheme Vault -only-testing:VaultTests`."
             )
         );
     }

@@ -13,7 +13,7 @@ use super::kinds;
 /// A sentence that points back at the thing the sentence before it named, or leaves it out
 /// ("Avoid inventing our own."): the noun "our own" stands for was said before.
 static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:our|your|their|my) own[.!]?\s*$|\b(?:against|to|on|in|from|with|into|through|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b|^(?:everything|anything|nothing|all) else\b|\b(?:thing|things|everything|anything|what) (?:it|they|this|that) (?:should|shouldn'?t|must|mustn'?t|does|doesn'?t|did|didn'?t|can|can'?t|will|won'?t|needs to)\b").expect("valid regex")
+    Regex::new(r"(?i)\b(?:our|your|their|my) own[.!]?\s*$|\b(?:against|to|on|in|from|with|into|through|at|of|touch|use|run|change|changed|deploy|edit|modify|call|handle|do|add|adding|doing|fix|fixed|keep|remove|moved|switched|updated|made|set) (?:it|them|(?:that|this)(?:[,.;:!?]|$| (?:for|to|in|on|automatically|now|again|first|too|as|when|if)\b))|\S\s+there\b|^(?:everything|anything|nothing|all) else\b|^the (?:only )?exceptions? (?:is|are|being|would be)\b|\bdo so\b|\b(?:thing|things|everything|anything|what) (?:it|they|this|that) (?:should|shouldn'?t|must|mustn'?t|does|doesn'?t|did|didn'?t|can|can'?t|will|won'?t|needs to)\b").expect("valid regex")
 });
 
 /// Something a pronoun later in the sentence can stand for: a name, a code span, a path,

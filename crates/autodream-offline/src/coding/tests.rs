@@ -50,6 +50,8 @@ fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
         "Everything else should be exactly the same",
         "The only thing it shouldn't do is to resolve the workspace dependencies",
         "Also the readme in there is gonna be the main readme on npm",
+        "The only exception is vault's name",
+        "We should not do so until the user opens the camera",
     ] {
         assert!(has_hole(hole), "{hole}");
     }

@@ -43,6 +43,7 @@ fn standing_rules_people_facts_and_dates_are_kept() {
         // The same forms as a way of working.
         ("I want you to always use pnpm in this repo.", Kind::Preference),
         ("Always review migrations in this repo before merging.", Kind::Preference),
+        ("Fix the login bug and always run the e2e suite before pushing.", Kind::Preference),
     ];
     for (s, kind) in cases {
         assert_eq!(kept(s), Some(kind), "{s}");
@@ -83,6 +84,7 @@ fn requests_questions_status_and_chatter_are_dropped() {
         "Use a little bit more color on the pages, like we use in the compare page.",
         "Create a test to always verify this is working.",
         "I want you to carefully review all agents.md/claude.md files in this repo.",
+        "Fix this and make sure that all screens within vault always lock.",
     ] {
         assert_eq!(kept(s), None, "{s}");
     }

@@ -215,6 +215,10 @@ fn the_talk_of_the_moment_is_dropped() {
             Dropped::Status,
         ),
         ("Find a way to test such that issues like these don't occur", Dropped::NotDurable),
+        // A regression told then and now, the last changes, an option weighed.
+        ("Before then 100 files were ingested in seconds, now it takes literal minutes", Dropped::Status),
+        ("In last changes it was batched by 20", Dropped::NotDurable),
+        ("Additional option would be adding https://marathonlabs.io", Dropped::NotDurable),
         // A failure reported, and what happened to a build or a release.
         (
             "The ` (fail) @chkit/cli drift e2e > respects failOnDrift=false policy when drift exists [8498.92ms]` test fails",
