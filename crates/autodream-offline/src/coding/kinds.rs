@@ -98,11 +98,16 @@ pub fn clauses(text: &str) -> Vec<&str> {
     let mut start = 0;
     let bytes = text.as_bytes();
     let mut i = 0;
+    // A code span is one name: "`xcodebuild test ... -only-testing:VaultTests`" has no clauses.
+    let mut in_code = false;
     while i < text.len() {
         let rest = &text[i..];
+        if rest.starts_with('`') {
+            in_code = !in_code && rest[1..].contains('`');
+        }
         let cut = [". ", "; ", ", and ", ", but ", "。", "；", "，另外", "，还有"]
             .iter()
-            .find(|c| rest.starts_with(**c));
+            .find(|c| !in_code && rest.starts_with(**c));
         if let Some(c) = cut {
             let piece = text[start..i].trim();
             if !piece.is_empty() {

@@ -377,8 +377,9 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             if same_turn || !updates::supersedes(&text, &old.text) {
                 continue;
             }
-            let parts =
-                if choices::is_pick(&old.text) { vec![old.text.as_str()] } else { kinds::items(&old.text) };
+            // A pick and a plan's check commands are one statement each: no clause of them stands.
+            let whole = choices::is_pick(&old.text) || plans::is_verification(&old.text);
+            let parts = if whole { vec![old.text.as_str()] } else { kinds::items(&old.text) };
             // A clause that speaks of the replaced thing by pronoun ("ask her before …") goes
             // with it.
             let (gone, mut stay): (Vec<&str>, Vec<&str>) =

@@ -69,3 +69,13 @@ fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
         assert!(!has_hole(whole), "{whole}");
     }
 }
+
+#[test]
+fn a_code_span_is_one_name_not_clauses() {
+    assert_eq!(
+        kinds::clauses("Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `npm run build`. Ship it."),
+        ["Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `npm run build`", "Ship it."]
+    );
+    // A lone backtick opens nothing.
+    assert_eq!(kinds::clauses("A ` tick. Then more."), ["A ` tick", "Then more."]);
+}

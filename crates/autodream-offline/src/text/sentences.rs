@@ -12,7 +12,8 @@ const ABBREVIATIONS: &[&str] = &[
 /// Splits `text` into sentences (trimmed, non-empty). A sentence ends at a terminator
 /// (`. ! ? …` and their CJK forms) followed by whitespace, a closing quote or bracket and
 /// whitespace, or the end; CJK terminators end a sentence wherever they are; a newline
-/// always ends one. Periods after abbreviations, initials (`J.K.`) and inside numbers do not.
+/// always ends one. Periods after abbreviations, initials (`J.K.`), inside numbers and inside
+/// a code span do not.
 pub fn split_sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for line in text.split('\n') {
@@ -27,12 +28,20 @@ fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     let mut k = 0;
     // Parentheses open at this point: "(!!! warning)", "(e.g. this one.)" end no sentence.
     let mut depth = 0usize;
+    // Inside a code span ("`xcodebuild test ... -only-testing:VaultTests`") a period is the
+    // command's, not a sentence's end.
+    let mut in_code = false;
     while k < chars.len() {
         let (i, c) = chars[k];
         match c {
             '(' => depth += 1,
             ')' => depth = depth.saturating_sub(1),
+            '`' => in_code = !in_code && line[i + 1..].contains('`'),
             _ => {}
+        }
+        if in_code {
+            k += 1;
+            continue;
         }
         // A short aside only: a long one ("(side note: … all morning. profiles are updated.)")
         // holds sentences of its own.

@@ -29,6 +29,11 @@ fn sentences_split_at_terminators_but_not_at_abbreviations_or_numbers() {
     assert_eq!(s, ["Tools like Go, Rust etc. Python too."]);
     let s = split_sentences("An aside (never closed. Then more.");
     assert_eq!(s, ["An aside (never closed.", "Then more."]);
+    // A period inside a code span is the code's; a lone backtick opens no span.
+    let s = split_sentences("Run `xcodebuild test ... -only-testing:VaultTests` first. Then ship.");
+    assert_eq!(s, ["Run `xcodebuild test ... -only-testing:VaultTests` first.", "Then ship."]);
+    let s = split_sentences("A lone ` here. Next.");
+    assert_eq!(s, ["A lone ` here.", "Next."]);
 }
 
 #[test]
