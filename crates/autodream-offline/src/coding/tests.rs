@@ -73,7 +73,9 @@ fn a_pointer_is_a_hole_unless_the_sentence_names_what_it_stands_for() {
 #[test]
 fn a_code_span_is_one_name_not_clauses() {
     assert_eq!(
-        kinds::clauses("Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `npm run build`. Ship it."),
+        kinds::clauses(
+            "Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `npm run build`. Ship it."
+        ),
         ["Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `npm run build`", "Ship it."]
     );
     // A lone backtick opens nothing.
