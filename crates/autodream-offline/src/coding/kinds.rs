@@ -102,8 +102,8 @@ pub fn clauses(text: &str) -> Vec<&str> {
     let mut in_code = false;
     while i < text.len() {
         let rest = &text[i..];
-        if rest.starts_with('`') {
-            in_code = !in_code && rest[1..].contains('`');
+        if let Some(after) = rest.strip_prefix('`') {
+            in_code = !in_code && after.contains('`');
         }
         let cut = [". ", "; ", ", and ", ", but ", "。", "；", "，另外", "，还有"]
             .iter()
