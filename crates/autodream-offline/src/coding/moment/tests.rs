@@ -219,6 +219,14 @@ fn the_talk_of_the_moment_is_dropped() {
         ("Before then 100 files were ingested in seconds, now it takes literal minutes", Dropped::Status),
         ("In last changes it was batched by 20", Dropped::NotDurable),
         ("Additional option would be adding https://marathonlabs.io", Dropped::NotDurable),
+        // The objects of the moment: a count of what was just listed, each one, the rest.
+        ("Use a team of agents to handle all 3 Polish items", Dropped::NotDurable),
+        ("Use subagents to clean those up", Dropped::NotDurable),
+        ("Use subagents to fix all", Dropped::NotDurable),
+        (
+            "@.claude/skills/excalidraw/ - this gets stuck on \"more than 32k tokens output not allowed\"",
+            Dropped::Status,
+        ),
         // A failure reported, and what happened to a build or a release.
         (
             "The ` (fail) @chkit/cli drift e2e > respects failOnDrift=false policy when drift exists [8498.92ms]` test fails",
@@ -293,6 +301,9 @@ fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
         "Releases are published to npm by the CI job.",
         "A kind of cache sits in front of the API.",
         "When using the API, always pass the tenant header.",
+        "Use subagents to handle all actions.",
+        "All 3 services use Postgres.",
+        "We're moving the docs to Cloudflare Pages, the rest of our stuff is on Cloudflare anyway.",
         "Never commit screenshots like docs/screenshots/login.png to the repo.",
     ] {
         assert_eq!(of_the_moment(said), None, "{said}");
