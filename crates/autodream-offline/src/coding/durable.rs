@@ -358,10 +358,9 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         });
     }
     // "Keep in mind, you need to run `test:env` to have the env locally": the user asks for
-    // it to be kept; how a thing is done here, with the command that does it, is what memory
-    // is for. ("Remember to push" is a reminder for the task, not a fact.)
-    // What it is said of must be named: "keep in mind that this file is generated" points at
-    // the work in hand.
+    // it to be kept, and how a thing is done here, with the command that does it, is what
+    // memory is for. What it is said of must be named ("keep in mind that this file is
+    // generated" points at the work in hand); "remember to push" is a reminder for the task.
     if !note
         && asks_to_keep_in_mind(sentence)
         && has_value(trimmed)
