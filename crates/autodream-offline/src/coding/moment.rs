@@ -152,9 +152,9 @@ static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:one|another|an?|an? (?:additional|other|further|second|third)|additional|other|further) (?:approach|option|way|idea|alternative|possibility|solution) (?:is|would be|could be|might be)\b|\bthere(?: is|'s| are) (?:also |still )?(?:an?|the|another|other) (?:approach|option|way|idea|alternative|possibility)(?:es|s)?\b|\b(?:we|you|i) (?:could|might) (?:use|do|try|add|make|just|also|maybe|probably|potentially|instead|simply|then|go)\b|\bwe would (?:add|need|have|do|use|then|just)\b|^(?:maybe|perhaps|what if)\b|^it would be (?:good|nice|great|better|cool) to\b|^(?:we )?need (?:a|an|to have a) (?:little |quick |small |more robust )?(?:patch|fix|solution|way|workaround)\b|^we need to have a\b|^if we [^,;]{3,80},? we (?:can|could|would|might)\b|\b(?:we|you) (?:may|might) want to\b|\bi(?:'?m| am| was) (?:thinking (?:of|about|to|that|we)|considering|toying with)\b",
     )
 });
-/// "… for each of these commits", "use that method", "this branch adds …", "the one here":
-/// the sentence is about a piece of the work in front of the user, which a later session
-/// cannot see. (The project itself is no such piece: "this repo", "this codebase" are scope.)
+/// "… for each of these commits", "use that method", "this branch adds …", "the one here",
+/// "handle all 3 Polish items", "clean those up", "in last changes": the sentence is about a
+/// piece of the work in front of the user, which a later session cannot see. (The project itself is no such piece: "this repo", "this codebase" are scope.)
 static WORK_IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:this|these|those)\s+(?:\w+\s+)?(?:branch|branches|pr|prs|pull request|commits?|changes?|diff|method|function|file|files|tests?|output|regex|pattern|conversion|worktree|sessions?|feedback|script|stuff|issue|bug|part|step|approach|fix|line|lines|call|field|explain|review|comment|version|plan|task|ticket|error|case)\b|(?:^|\b(?:to|for|in|on|of|with|from|use|at|by)\s+)that\s+(?:\w+\s+)?(?:branch|pr|commit|change|method|function|file|test|output|checkpoint|session|script|issue|bug|part|step|fix|line|call|field|version|plan|task|ticket|error)\b|\bthe one here\b|\b(?:handle|do|fix|execute|implement|address|tackle|apply|review|run) (?:all|both) (?:of )?(?:the )?(?:\d+|two|three|four|five)\b|\beach one\b|\b(?:work on|handle|do|fix|finish|tackle) the rest\b|\b(?:clean|tidy|fix|sort) (?:those|these|them|it) up\b|\b(?:fix|handle|do|check|delete|remove) all[.!]?$|\b(?:in|with|since|after|before) (?:the |my |our |your )?(?:last|latest|recent) (?:changes?|commits?|prs?|runs?|builds?|release|deploy(?:ment)?)\b|\b(?:issues?|bugs?|errors?|problems?|cases?|ones|things) like (?:this|these|that|those)\b|\b(?-i:Session|Step|Case|Attempt|Run|Lane|Scenario) \d+\b|\b(?:a|the) (?:new|old|other|first|second|last|same|previous|next) one\b|^(?:\S+\s+){0,2}(?:on|in) the (?:pr|pull request|ticket|issue)\b|\b(?:continue|stop|start) here\b|^(?:please )?(?:don'?t|do not) \w+ (?:it|them)\b",
@@ -220,8 +220,10 @@ static SHOWN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\((?:see |in |on )?(?:image|img|screenshot|pic|picture|video)s? ?#?\d+(?:\s*(?:,|and|&|-)\s*#?\d+)*\)|\b(?:see|in|on) (?:the )?(?:image|screenshot|video) ?#?\d+\b|\b(?:watch|see|in) the (?:video|recording|screen ?recording)\b|\S+\.(?:mp4|mov|webm)\b",
     )
 });
-/// "If I use Mistral, the results are not that great": what the user saw when they tried
-/// something, a report of the moment ("If we …" often states a rule, and is left to them).
+/// "If I use Mistral, the results are not that great", "When using the share extension adding
+/// lots of files, the files don't get synced": what the user saw when they tried something, a
+/// report of the moment ("If we …" often states a rule, and is left to them; so does "When
+/// using the API, always …", which a standing word keeps).
 static TRIED: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^(?:but |and )?(?:if|when) i (?:use|try|run|open|click|do|go|test|call|start|load|type|enter|select|switch)\b|^(?:but |and )?(?:when|while|after) (?:using|trying|adding|opening|clicking|tapping|running|testing|uploading|importing|selecting|scrolling|pressing|setting up)\b[^,]{0,120},",
