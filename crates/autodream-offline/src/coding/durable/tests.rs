@@ -85,6 +85,9 @@ fn requests_questions_status_and_chatter_are_dropped() {
         "Create a test to always verify this is working.",
         "I want you to carefully review all agents.md/claude.md files in this repo.",
         "Fix this and make sure that all screens within vault always lock.",
+        // A failure reported (the words inside its code span make no rule).
+        "The ` (fail) @chkit/cli drift e2e > respects failOnDrift=false policy when drift exists [8498.92ms]` test fails",
+        "The nightly build broke again",
     ] {
         assert_eq!(kept(s), None, "{s}");
     }
