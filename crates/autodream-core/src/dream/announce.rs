@@ -98,7 +98,12 @@ mod tests {
         };
         assert!(super::super::history::save_manifest(&l, &manifest).is_err());
         assert!(super::super::transaction::prepare(&l, "t1").is_err());
-        super::super::transaction::remove_stale_staging(&l);
+        let lock = crate::lock::ConsolidationLock::new(
+            &l.memory_dir,
+            crate::clock::Clock::System,
+            std::time::Duration::from_secs(3600),
+        );
+        super::super::transaction::remove_stale_staging(&l, &lock);
 
         let names: Vec<_> = std::fs::read_dir(&outside).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, ["keep"]);

@@ -79,7 +79,7 @@ pub fn recover(loc: &Locations, clock: Clock, cfg: &Config) -> Result<Option<Str
     if state.is_abandoned() && lock.rollback_abandoned()? {
         said.push(format!("rolled back the lock left by PID {}", state.holder.as_ref().map_or(0, |h| h.pid)));
     }
-    transaction::remove_stale_staging(loc);
+    transaction::remove_stale_staging(loc, &lock);
     lock.remove_stale_temp_files()?;
     Ok((!said.is_empty()).then(|| said.join("; ")))
 }

@@ -309,7 +309,7 @@ fn run_locked(
                 lock.release_success(token).map_err(|e| DreamError::Failed(e.to_string()))?;
             }
             let files = outcome.files.clone();
-            progress.update(|t| {
+            progress.finish(|t| {
                 t.state = TaskState::Completed;
                 t.ended_at = Some(now);
                 t.files_touched = files.clone();
@@ -335,7 +335,7 @@ fn run_locked(
         }
         Err(err) => {
             let _ = lock.rollback(token);
-            progress.update(|t| {
+            progress.finish(|t| {
                 t.state =
                     if matches!(err, DreamError::Cancelled) { TaskState::Killed } else { TaskState::Failed };
                 t.ended_at = Some(now);

@@ -236,6 +236,20 @@ impl TaskProgress {
         }
     }
 
+    /// Records the end of the dream: like [`update`](Self::update), but the dream has let go of
+    /// the lock by now, and a newer dream may already have saved its own task. That one is the
+    /// task of the memory folder then, and its file is left alone.
+    pub fn finish(&self, f: impl FnOnce(&mut Task)) {
+        let mut task = self.task.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut task);
+        if load_from(&self.state_dir).is_none_or(|on_file| on_file.id == task.id) {
+            let _ = save_to(&self.state_dir, &task);
+        }
+        if let Some(cb) = &self.on_event {
+            cb(&task);
+        }
+    }
+
     pub fn snapshot(&self) -> Task {
         self.task.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
@@ -305,5 +319,27 @@ mod tests {
         assert_eq!(t.phase, Phase::Updating);
         assert_eq!(t.files_touched, ["topic.md"]);
         assert_eq!(t.tool_uses, 42);
+    }
+
+    #[test]
+    fn a_finished_dream_never_overwrites_the_task_of_the_dream_after_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let now: Timestamp = "2026-05-08T12:00:00Z".parse().unwrap();
+        let loc = Locations::under(tmp.path());
+        let earlier = TaskProgress::new(&loc, Task::new("t2".into(), "offline", 1, now));
+        earlier.update(|_| {});
+        // The dream let go of the lock; the next one took it and saved its task.
+        save(&loc, &Task::new("t3".into(), "offline", 2, now)).unwrap();
+        earlier.finish(|t| t.state = TaskState::Completed);
+        let on_file = load(&loc).unwrap();
+        assert_eq!((on_file.id.as_str(), on_file.state), ("t3", TaskState::Running));
+        assert_eq!(earlier.snapshot().state, TaskState::Completed);
+
+        // With no newer task, the end is written.
+        let last = TaskProgress::new(&loc, Task::new("t4".into(), "offline", 3, now));
+        last.update(|_| {});
+        last.finish(|t| t.state = TaskState::Failed);
+        let on_file = load(&loc).unwrap();
+        assert_eq!((on_file.id.as_str(), on_file.state), ("t4", TaskState::Failed));
     }
 }

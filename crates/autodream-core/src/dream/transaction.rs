@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use super::history::{self, Action, Change, FileStamp, Manifest};
 use super::journal::{self, Roots};
 use super::{JOURNAL_FILE, LifecycleError, STAGING_DIR};
-use crate::lock::LOCK_FILE;
+use crate::lock::{ConsolidationLock, LOCK_FILE};
 use crate::memdir::{ENGINE_DATA_NAMES, LEGACY_STATE_DIR, LOGS_DIR, MemoryRoot};
 use crate::paths::Locations;
 
@@ -238,15 +238,21 @@ pub fn apply(
 
 /// Removes staging copies left by dreams that are no longer running.
 ///
-/// The folders are listed before the task is read: a dream saves its task before it creates
-/// its staging copy, so a copy created after the listing is never touched, and one created
-/// before it belongs to a task this reads as running.
-pub fn remove_stale_staging(loc: &Locations) {
+/// The folders are listed before the lock is read: a dream creates its staging copy only
+/// while it holds the lock and removes it before it lets go, so a copy created after the
+/// listing is never touched, and one listed while a live holder has the lock is left to it.
+/// The task alone cannot say which copy is live: a dream writes its final state into the task
+/// file after it lets go of the lock, so for a moment the file can name a finished dream
+/// while the next one already stages.
+pub fn remove_stale_staging(loc: &Locations, lock: &ConsolidationLock) {
     if loc.state_dir.join(JOURNAL_FILE).exists() {
         return;
     }
     let Ok(state) = MemoryRoot::open(&loc.state_dir) else { return };
     let Ok(listed) = state.list(staging_rel()) else { return };
+    if listed.is_empty() || lock.state().is_held() {
+        return;
+    }
     let live = super::task::load(loc)
         .filter(|t| t.state == super::task::TaskState::Running && crate::lock::pid_alive(t.pid))
         .map(|t| t.id);

@@ -37,7 +37,9 @@ fn recovery_never_removes_a_pending_dream_and_a_newer_one_replaces_it() {
     assert_eq!(first.files.len(), 1);
     assert!(!transaction::staging_dir(&l, "t1").exists(), "moved out of staging/");
     recover(&l, Clock::System, &Config::default()).unwrap();
-    transaction::remove_stale_staging(&l);
+    let lock =
+        crate::lock::ConsolidationLock::new(&l.memory_dir, Clock::System, Config::default().stale_lock());
+    transaction::remove_stale_staging(&l, &lock);
     assert_eq!(load(&l).map(|p| p.task).as_deref(), Some("t1"));
     assert_eq!(diff(&l, &first), "--- a/a.md\n+++ b/a.md\n@@ -1 +1 @@\n-old a\n+dream a\n");
 

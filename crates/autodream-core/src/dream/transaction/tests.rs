@@ -368,3 +368,33 @@ fn an_interrupted_apply_rolls_forward() {
     assert!(!l.state_dir().join(JOURNAL_FILE).exists());
     assert_eq!(recover_journal(&l).unwrap(), None);
 }
+
+#[test]
+fn a_staging_copy_is_left_to_the_live_holder_of_the_lock_whatever_the_task_file_says() {
+    use crate::clock::Clock;
+    use crate::dream::task::{self, Task, TaskState};
+    use crate::lock::{Acquire, ConsolidationLock};
+    let tmp = tempfile::tempdir().unwrap();
+    let l = Locations::under(tmp.path());
+    std::fs::create_dir_all(&l.memory_dir).unwrap();
+    std::fs::write(l.memory_dir.join("MEMORY.md"), "- [A](a.md) — a\n").unwrap();
+    std::fs::write(l.memory_dir.join("a.md"), "a\n").unwrap();
+    let lock = ConsolidationLock::new(&l.memory_dir, Clock::System, std::time::Duration::from_secs(3600));
+    let Acquire::Acquired(token) = lock.try_acquire(std::process::id()).unwrap() else {
+        panic!("the lock is free")
+    };
+    // The dream holding the lock stages; the dream before it, which let go of the lock a
+    // moment ago, writes its final state into the task file after this one saved its own.
+    let staging = prepare(&l, "t3").unwrap();
+    let mut finished = Task::new("t2".into(), "test", std::process::id(), jiff::Timestamp::now());
+    finished.state = TaskState::Completed;
+    task::save(&l, &finished).unwrap();
+
+    remove_stale_staging(&l, &lock);
+    assert!(staging.work.join("MEMORY.md").exists(), "the live dream's staging copy was removed");
+
+    // Once the holder has let go, a copy left behind is stale.
+    lock.rollback(&token).unwrap();
+    remove_stale_staging(&l, &lock);
+    assert!(!staging.root.exists(), "a copy with no live dream behind it stays");
+}
