@@ -83,21 +83,32 @@ def project_of(source):
     return source.split("__", 1)[0]
 
 
-def load(data, rows):
+def load(folders, rows, one_per_statement=False):
+    """(project, features, label, row) for every candidate of a labelled turn.
+
+    A resumed session copies its history, and readers label the copy `drop` ("duplicate of an
+    earlier turn"): the same candidate is then fitted once as positive and once as negative.
+    With `one_per_statement`, a project's candidates with the same text are one example,
+    positive when any copy is."""
     labels = {}
-    for fn in glob.glob(os.path.join(data, "utterances-*.jsonl")):
-        for raw in open(fn, encoding="utf-8"):
-            if raw.strip():
-                u = json.loads(raw)
-                labels[(u["source"], int(u["line"]))] = u
-    out = []
+    for data in folders:
+        for fn in glob.glob(os.path.join(data, "utterances-*.jsonl")):
+            for raw in open(fn, encoding="utf-8"):
+                if raw.strip():
+                    u = json.loads(raw)
+                    labels[(u["source"], int(u["line"]))] = u
+    best, order = {}, []
     for r in rows:
         u = labels.get((r["source"], r["line"]))
         if u is None:
             continue
         y = 1 if u["verdict"] == "keep" and says_fact(r["text"], u.get("facts")) else 0
-        out.append((project_of(r["source"]), r["x"], y, r))
-    return out
+        key = (project_of(r["source"]), r["text"] if one_per_statement else len(order))
+        if key not in best:
+            order.append((key, r))
+            best[key] = y
+        best[key] = max(best[key], y)
+    return [(key[0], r["x"], best[key], r) for key, r in order]
 
 
 def load_synthetic(spec, sessions_root, bin_path):
@@ -174,8 +185,9 @@ def at(scored, t):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", required=True, help="folder with utterances-*.jsonl and sessions/")
-    ap.add_argument("--bin", help="the offline crate's `features` example (run on data/sessions)")
+    ap.add_argument("--data", required=True, action="append",
+                    help="folder with utterances-*.jsonl and sessions/ (repeat for more projects)")
+    ap.add_argument("--bin", help="the offline crate's `features` example (run on every data/sessions)")
     ap.add_argument("--features", help="a feature dump made before (instead of --bin)")
     ap.add_argument("--out", help="write the fitted weights file here")
     ap.add_argument("--synthetic", help="a synthetic suite (agentmem JSON) fitted along, weakly labelled")
@@ -184,16 +196,18 @@ def main():
     ap.add_argument("--l2", type=float, default=0.003)
     ap.add_argument("--threshold", type=float, help="ship this threshold instead of the one chosen")
     ap.add_argument("--repeat-bonus", type=float, default=1.5)
+    ap.add_argument("--one-per-statement", action="store_true",
+                    help="fit a project's candidates with the same text once (resumed sessions copy turns)")
     a = ap.parse_args()
     if a.bin:
-        sessions = sorted(glob.glob(os.path.join(a.data, "sessions", "*.jsonl")))
+        sessions = sorted(f for d in a.data for f in glob.glob(os.path.join(d, "sessions", "*.jsonl")))
         dump = subprocess.run([a.bin, *sessions], check=True, capture_output=True, text=True).stdout
     elif a.features:
         dump = open(a.features, encoding="utf-8").read()
     else:
         sys.exit("give --bin or --features")
     rows = [json.loads(l) for l in dump.splitlines() if l.strip()]
-    data = load(a.data, rows)
+    data = load(a.data, rows, a.one_per_statement)
     if not data:
         sys.exit("no candidate matches a labelled turn")
     if a.synthetic:
