@@ -22,6 +22,7 @@ pub mod candidates;
 pub mod choices;
 pub mod confidence;
 pub mod dated;
+pub mod declared;
 pub mod durable;
 pub mod forget;
 pub mod kinds;

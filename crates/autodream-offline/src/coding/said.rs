@@ -123,7 +123,7 @@ fn without_tag_blocks(text: &str) -> std::borrow::Cow<'_, str> {
 static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
 static LIST_ITEM_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:[-*•]|\d{1,2}[.)]|\d{1,2}\s?[-–])\s+").expect("valid regex"));
+    LazyLock::new(|| Regex::new(r"^(?:[-*]\s+|•\s*|\d{1,2}[.)]\s+|\d{1,2}\s?[-–]\s+)").expect("valid regex"));
 /// "Which approach do you think is better?", "What would be the best option here?": a question
 /// that weighs the ways listed after it.
 static WEIGHS_WAYS_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -236,7 +236,8 @@ pub fn is_pasted_line(line: &str) -> bool {
 /// The user's prose in a turn's text: injected blocks, fences, markers and pasted lines
 /// removed. Returns the kept text (one line per kept line) and the number of lines dropped.
 pub fn prose_of(raw: &str) -> (String, usize) {
-    let text = crate::gather::FENCE_RE.replace_all(raw, "\n");
+    let raw = super::declared::without_invisible(raw);
+    let text = crate::gather::FENCE_RE.replace_all(&raw, "\n");
     let text = without_tag_blocks(&text);
     let text = MARKER_RE.replace_all(&text, " ");
     // "There is a warning: *UserWarning: The `x` argument is deprecated.* coming from …": a
@@ -306,9 +307,12 @@ pub fn prose_of(raw: &str) -> (String, usize) {
         // A question or an order before the list ("Can you look at this idea:") does not
         // swallow it: the items are statements of their own.
         let last_sentence = crate::text::split_sentences(t).last().copied().unwrap_or(t);
+        // A list the user declares standing ("My engineering preferences:") is read item by
+        // item: each is a statement of its own (see `declared`).
         if (t.ends_with(':') || PREFERS_THAT_RE.is_match(t))
             && item.is_none()
             && !ASKS_RE.is_match(last_sentence)
+            && !super::declared::is_lead(t)
         {
             list_open = true;
             list_prefers = !t.ends_with(':');
@@ -481,8 +485,14 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             let confirmed = decided.is_some();
             let first = heard.sentences.len();
             push_sentences(&mut heard.sentences, &rest, at, date, source.clone(), false, form);
+            let declared = super::declared::items(&user_part(raw));
             for s in &mut heard.sentences[first..] {
                 s.confirmed = confirmed;
+                // An item of a list the user declares standing: its turn's form is not weighed.
+                if !declared.is_empty() && super::declared::is_item(&s.text, &declared) {
+                    s.form = TurnForm::default();
+                    s.confirmed = true;
+                }
             }
             let made = decided.into_iter().chain(answered.into_iter().map(|a| a.line));
             for text in made {

@@ -14,7 +14,7 @@ use super::super::kinds::{says_a_change, word_count};
 /// Words that open a sentence without adding to it.
 static LEAD_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)\s*[,.:;!—–-]+\s*)|(?:(?:hi+|hey+|hiya|hello|hola|howdy|morning|good morning|also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b[\s,.:;!—–~～-]*))+",
+        r"(?i)^(?:[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{FE0F}]+\s*|(?:(?:ok(?:ay)?|yes|yeah|yep|no|nope|right|good|great|nice|cool|perfect|thanks|thank you|sure|hm+|whoa|wow|sorry|ah right|good catch|got it|understood|correct|exactly|wait|hold on|oh wait)(?:\s*[,.:;!—–]|\s*-+(?:\s|$))[,.:;!—–-]*\s*)|(?:(?:hi+|hey+|hiya|hello|hola|howdy|morning|good morning|also|and|but|oh|ah|so|well|nah|yeah|yep|yup|btw|fyi|by the way|heads up|one more thing|another thing|anyway|important|reminder|plus|then|actually|oh and|ok so|okay so)\b(?:[\s,.:;!—–~～][\s,.:;!—–~～-]*|-+(?:\s|$)[\s,.:;!—–~～-]*|$)))+",
     )
 });
 static LEAD_ZH: LazyLock<Regex> = LazyLock::new(|| {

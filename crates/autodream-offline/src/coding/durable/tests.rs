@@ -114,6 +114,11 @@ fn lead_ins_go_meaningful_labels_stay() {
         ("We moved staging to Fly.io.".into(), false)
     );
     assert_eq!(without_lead("No, specs live in spec/."), ("Specs live in spec/.".into(), true));
+    // A word joined to the next by a hyphen is part of it, not a lead-in.
+    assert_eq!(without_lead("Well-tested code is non-negotiable.").0, "Well-tested code is non-negotiable.");
+    assert_eq!(without_lead("Right-click opens the context menu.").0, "Right-click opens the context menu.");
+    assert_eq!(without_lead("Well - specs live in spec/.").0, "Specs live in spec/.");
+    assert_eq!(without_lead("Ok- specs live in spec/.").0, "Specs live in spec/.");
     assert_eq!(
         without_lead("Firmware rule: no malloc after init.").0,
         "Firmware rule: no malloc after init."

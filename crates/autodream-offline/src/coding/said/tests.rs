@@ -180,3 +180,40 @@ fn blocks_of_another_agent_or_a_front_end_are_not_the_users_words() {
     // A tag mentioned in prose, never closed by its own tag, stays.
     assert_eq!(prose_of("Wrap it in <b>bold</i> please").0, "Wrap it in <b>bold</i> please\n");
 }
+
+#[test]
+fn the_items_of_a_list_the_user_declares_standing_are_heard_apart_and_unweighed() {
+    use autodream_core::sessions::{SessionFile, SessionFormat, parse_session};
+    // A review prompt the user keeps: orders around a declared list, a byte-order mark
+    // before two of its bullets, and a list under "Evaluate:" that declares nothing.
+    let prompt = "Review this plan thoroughly before making any code changes.\n\nMy engineering preferences (use these to guide your recommendations):\n- \u{feff}DRY is important-flag repetition aggressively.\n\u{feff}- Well-tested code is non-negotiable; I'd rather have too many tests than too few.\n\n## 1. Architecture review\nEvaluate:\n- Overall system design and component boundaries.\n- Dependency graph and coupling concerns.\n\nDo not assume my priorities on timeline or scale.";
+    let line = serde_json::json!({
+        "type": "user",
+        "timestamp": "2026-03-01T10:00:00Z",
+        "message": {"role": "user", "content": prompt},
+    });
+    let file = SessionFile {
+        id: "s1".into(),
+        path: "s1.jsonl".into(),
+        modified_at: "2026-03-01T10:00:00Z".parse().unwrap(),
+    };
+    let session = parse_session(file, &format!("{line}\n"), SessionFormat::Auto);
+    let now: Timestamp = "2026-03-02T00:00:00Z".parse().unwrap();
+    let heard = hear(&[session], &[], now, &TimeZone::UTC);
+    let declared: Vec<&str> =
+        heard.sentences.iter().filter(|s| s.confirmed).map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        declared,
+        [
+            "DRY is important-flag repetition aggressively.",
+            "Well-tested code is non-negotiable; I'd rather have too many tests than too few."
+        ]
+    );
+    for s in heard.sentences.iter().filter(|s| s.confirmed) {
+        assert_eq!(s.form, TurnForm::default(), "{}", s.text);
+    }
+    // The rest of the prompt keeps its form: it is weighed as the long prompt it is.
+    let design = heard.sentences.iter().find(|s| s.text.contains("Overall system design")).expect("heard");
+    assert!(!design.confirmed);
+    assert_ne!(design.form, TurnForm::default());
+}
