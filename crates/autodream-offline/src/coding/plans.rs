@@ -134,13 +134,11 @@ pub fn is_verification(text: &str) -> bool {
 /// the newer adds. `None` when the newer adds nothing.
 pub fn union(older: &str, newer: &str) -> Option<String> {
     let mut commands = commands_of(older);
-    let before = commands.len();
+    let mut changed = false;
     for c in commands_of(newer) {
-        if commands.len() < MAX_COMMANDS && !commands.contains(&c) {
-            commands.push(c);
-        }
+        changed |= add_command(&mut commands, c);
     }
-    (commands.len() > before).then(|| statement(&commands))
+    changed.then(|| statement(&commands))
 }
 
 fn statement(commands: &[String]) -> String {
@@ -193,8 +191,8 @@ fn check_commands(plan: &str) -> Vec<String> {
             CODE_SPAN_RE.captures_iter(t).map(|c| without_comment(&c[1])).collect()
         };
         for command in found.iter().flat_map(|c| split_chain(c)) {
-            if out.len() < MAX_COMMANDS && is_check_command(&command) && !out.contains(&command) {
-                out.push(command);
+            if is_check_command(&command) {
+                add_command(&mut out, command);
             }
         }
     }
@@ -240,15 +238,61 @@ fn is_check_command(command: &str) -> bool {
     {
         return false;
     }
+    let words: Vec<&str> = tokens.collect();
+    // "cargo test simulation": tests picked by name are this plan's step; the flags of a run
+    // ("--workspace", "-scheme Vault") and the whole tree ("./...") are not a pick.
+    let test_word = |w: &str| w.split([':', '.', '_']).any(|part| TEST_WORDS.contains(&part));
+    let picked = if program.ends_with("test") {
+        &words[..]
+    } else {
+        match words.iter().position(|w| test_word(w)) {
+            Some(at) => &words[at + 1..],
+            None => &[][..],
+        }
+    };
+    // A plan may elide what does not change ("xcodebuild test ... -only-testing:VaultTests").
+    let after_flag = |i: usize| i > 0 && picked[i - 1].starts_with('-') && !picked[i - 1].contains('=');
+    if picked
+        .iter()
+        .enumerate()
+        .any(|(i, w)| !w.starts_with('-') && !after_flag(i) && !matches!(*w, "./..." | "." | "..." | "…"))
+    {
+        return false;
+    }
     // `pytest`, `vitest`: the runner's name says what it does.
     if program.ends_with("test") {
         return true;
     }
-    let words: Vec<&str> = tokens.collect();
     !words.is_empty()
         && words.iter().any(|w| {
             w.split([':', '/', '.', '_']).any(|part| CHECK_WORDS.contains(&part.trim_start_matches('-')))
         })
+}
+
+/// The words that run tests: what follows them, other than flags, picks which.
+const TEST_WORDS: &[&str] = &["test", "tests", "e2e"];
+
+/// "manage.py check" when "python manage.py check" is listed: the end of a command already
+/// there, copied from the plan's prose.
+fn is_fragment_of(short: &str, long: &str) -> bool {
+    long.len() > short.len() && long.ends_with(short) && long[..long.len() - short.len()].ends_with(' ')
+}
+
+/// Adds a command unless the list holds it or holds it whole; a fuller form of a command
+/// listed takes its place.
+fn add_command(commands: &mut Vec<String>, command: String) -> bool {
+    if commands.iter().any(|c| *c == command || is_fragment_of(&command, c)) {
+        return false;
+    }
+    if let Some(at) = commands.iter().position(|c| is_fragment_of(c, &command)) {
+        commands[at] = command;
+        return true;
+    }
+    if commands.len() >= MAX_COMMANDS {
+        return false;
+    }
+    commands.push(command);
+    true
 }
 
 #[cfg(test)]
@@ -294,6 +338,27 @@ mod tests {
             verification("Implement the following plan:\n\n## Verification\n\nOpen the page and look.\n"),
             None
         );
+    }
+
+    #[test]
+    fn picked_tests_and_fragments_are_not_the_projects_checks() {
+        let plan = "Implement the following plan:\n\n## Verification\n\n```bash\ncargo check\ncargo test simulation\ncargo test risk::config\ncargo test --workspace\ngo test ./...\nxcodebuild test ... -only-testing:VaultTests\npython manage.py migrate --check\n```\n\nThen `migrate --check` and `manage.py check` again, and `python manage.py check`.\n";
+        assert_eq!(
+            verification(plan).as_deref(),
+            Some(
+                "Verify changes with `cargo check`, `cargo test --workspace`, `go test ./...`, `xcodebuild test ... -only-testing:VaultTests`, `python manage.py migrate --check`, `python manage.py check`."
+            )
+        );
+        // A fuller form said by a later plan takes the place of the fragment.
+        assert_eq!(
+            union(
+                "Verify changes with `pytest`, `manage.py check`.",
+                "Verify changes with `python manage.py check`."
+            )
+            .as_deref(),
+            Some("Verify changes with `pytest`, `python manage.py check`.")
+        );
+        assert_eq!(union("Verify changes with `uv run pytest`.", "Verify changes with `pytest`."), None);
     }
 
     #[test]
