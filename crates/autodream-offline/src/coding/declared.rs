@@ -58,9 +58,21 @@ pub fn is_lead(line: &str) -> bool {
     LEAD.is_match(line) && (OWNED.is_match(line) || line.ends_with(':') || line.starts_with('#'))
 }
 
+/// The names a declaring lead can give its list: a text without one declares nothing, and is
+/// not read line by line (every user turn passes through here).
+static LIST_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)preferences|principles|conventions|guidelines|standards|rules|non-negotiables|agreements",
+    )
+    .expect("valid regex")
+});
+
 /// The items of every declared list in the user's text, without their bullets.
 pub fn items(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    if !LIST_NAME.is_match(text) {
+        return out;
+    }
     let mut open = false;
     for line in text.lines() {
         let line = visible(line);

@@ -50,7 +50,8 @@ pub struct Said {
     /// The form of the turn the sentence was said in (pasted or typed), for its confidence.
     pub form: TurnForm,
     /// The turn picks one of the options the agent laid out ([`super::choices`]): what the
-    /// user adds to the pick is part of a decision made explicitly.
+    /// user adds to the pick is part of a decision made explicitly. Or the sentence is an item
+    /// of a list the user declares standing ([`super::declared`]).
     pub confirmed: bool,
 }
 
