@@ -211,6 +211,12 @@ fn split_chain(chain: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending_cd: Option<&str> = None;
     for part in chain.split("&&").map(str::trim).filter(|p| !p.is_empty()) {
+        // "cd ../.." after "cd web/frontend && npm run build" goes back to where the plan
+        // started: the command after it runs at the root.
+        if part.starts_with("cd ") && part[3..].trim().split('/').all(|step| matches!(step, ".." | "")) {
+            pending_cd = None;
+            continue;
+        }
         if part.starts_with("cd ") {
             pending_cd = Some(part);
             continue;
@@ -275,7 +281,9 @@ const TEST_WORDS: &[&str] = &["test", "tests", "e2e"];
 /// "manage.py check" when "python manage.py check" is listed: the end of a command already
 /// there, copied from the plan's prose.
 fn is_fragment_of(short: &str, long: &str) -> bool {
-    long.len() > short.len() && long.ends_with(short) && long[..long.len() - short.len()].ends_with(' ')
+    let Some(before) = long.strip_suffix(short) else { return false };
+    // "cd web && npm test" is another command than "npm test": it runs elsewhere.
+    !before.is_empty() && before.ends_with(' ') && !before.trim_end().ends_with("&&")
 }
 
 /// Adds a command unless the list holds it or holds it whole; a fuller form of a command
@@ -359,6 +367,22 @@ mod tests {
             Some("Verify changes with `pytest`, `python manage.py check`.")
         );
         assert_eq!(union("Verify changes with `uv run pytest`.", "Verify changes with `pytest`."), None);
+        // Elsewhere is another command; back up to the root is none.
+        assert_eq!(
+            union(
+                "Verify changes with `go build ./...`.",
+                "Verify changes with `cd web && npm test`, `npm test`."
+            )
+            .as_deref(),
+            Some("Verify changes with `go build ./...`, `cd web && npm test`, `npm test`.")
+        );
+        let plan = "Implement the following plan:\n\n## Verification\n\n1. `go build ./...`\n2. `cd web/frontend && npm run build`\n3. `cd ../.. && go build ./...` and `go test ./...`\n";
+        assert_eq!(
+            verification(plan).as_deref(),
+            Some(
+                "Verify changes with `go build ./...`, `cd web/frontend && npm run build`, `go test ./...`."
+            )
+        );
     }
 
     #[test]

@@ -17,6 +17,8 @@ use crate::text::re;
 use super::kinds::{FROM_TO, GOING_BACK, says_a_change};
 use crate::text::is_cjk;
 
+mod conditions;
+
 static OFF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:off(?: of)?|away from)\s+(\S+)"));
 static GONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -591,7 +593,7 @@ pub fn supersedes(new: &str, old: &str) -> bool {
     if super::vocabulary::VOCABULARY.replaces(new, old) {
         return true;
     }
-    if goes_back_from(new, old) || calls_off(new, old) {
+    if goes_back_from(new, old) || calls_off(new, old) || conditions::reruled(new, old) {
         return true;
     }
     // The same statement with another value: "we use Kysely for the API" after "we use Prisma

@@ -199,6 +199,17 @@ fn the_talk_of_the_moment_is_dropped() {
         ),
         ("I was thinking we could split the worker into two queues", Dropped::NotDurable),
         ("So this is kind of the main entry point for everything distribution", Dropped::NotDurable),
+        // A deduction about what went wrong: "must" and "have to" as a guess, not a rule.
+        ("It must have been changes of the last 2 days", Dropped::NotDurable),
+        ("There also have to be bugs in jobQuery.go", Dropped::NotDurable),
+        (
+            "Currently a segvault occurs when the option enable-job-taggers is set to true but the tagger rules directories are missing",
+            Dropped::Status,
+        ),
+        (
+            "The buildQueries logic on @pkg/metricstore/query.go is diverged from the buildQueries logic in @internal/metricstoreclient/cc-metric-store-queries.go",
+            Dropped::Status,
+        ),
         // What the user shows of the moment: attached images and recordings, and what they
         // saw when trying something.
         (
@@ -295,6 +306,11 @@ fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
         "The worker was built to run on a single core.",
         "Releases are published to npm by the CI job.",
         "A kind of cache sits in front of the API.",
+        "A PR must have been reviewed by two people before it is merged.",
+        "There must be a changelog entry for every user-facing change.",
+        "The config has to be valid TOML.",
+        "Currently we deploy with Fly.",
+        "The build fails when the lockfile is out of date.",
         "When using the API, always pass the tenant header.",
         "Use subagents to handle all actions.",
         "All 3 services use Postgres.",
