@@ -99,12 +99,16 @@ pub fn items(text: &str) -> Vec<String> {
     out
 }
 
-/// Is the sentence one of the items, or a sentence of one?
+/// Is the sentence one of the items, or a sentence of one? An item or a sentence of one word
+/// ("- Tests") could be found in any sentence of the turn, and marks none.
 pub fn is_item(sentence: &str, items: &[String]) -> bool {
     let s = visible(sentence);
     let s = s.trim_start_matches(['•', '-', '*', ' ']).trim_end_matches(['.', ';']).trim();
     s.split_whitespace().count() >= 2
-        && items.iter().any(|item| item.contains(s) || s.contains(item.as_str()))
+        && items
+            .iter()
+            .filter(|item| item.split_whitespace().count() >= 2)
+            .any(|item| item.contains(s) || s.contains(item.as_str()))
 }
 
 #[cfg(test)]
@@ -126,6 +130,9 @@ mod tests {
         assert!(is_item("Well-tested code is non-negotiable;", &items(PROMPT)));
         assert!(is_item("•DRY is important-flag repetition aggressively.", &items(PROMPT)));
         assert!(!is_item("Overall system design and component boundaries.", &items(PROMPT)));
+        let one_word = items("Our conventions:\n- Tests\n- Use pnpm, never npm\n");
+        assert!(!is_item("Tests are flaky on CI today.", &one_word));
+        assert!(is_item("Use pnpm, never npm.", &one_word));
     }
 
     #[test]
