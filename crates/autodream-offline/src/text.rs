@@ -269,6 +269,10 @@ pub fn is_capitalised(word: &str) -> bool {
     }
 }
 
+/// A list item's marker: a bullet (a "•" may touch its text), "1." or "1)", "1 -".
+pub static LIST_ITEM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:[-*]\s+|•\s*|\d{1,2}[.)]\s+|\d{1,2}\s?[-–]\s+)").expect("valid regex"));
+
 static CODE_SPAN_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`[^`\n]+`").expect("valid regex"));
 
 /// The text with what each code span holds left out ("`x`" in its place): the words in a span

@@ -228,21 +228,20 @@ impl TaskProgress {
 
     /// Changes the task and rewrites the file.
     pub fn update(&self, f: impl FnOnce(&mut Task)) {
-        let mut task = self.task.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut task);
-        let _ = save_to(&self.state_dir, &task);
-        if let Some(cb) = &self.on_event {
-            cb(&task);
-        }
+        self.change(f, false);
     }
 
     /// Records the end of the dream: like [`update`](Self::update), but the dream has let go of
     /// the lock by now, and a newer dream may already have saved its own task. That one is the
     /// task of the memory folder then, and its file is left alone.
     pub fn finish(&self, f: impl FnOnce(&mut Task)) {
+        self.change(f, true);
+    }
+
+    fn change(&self, f: impl FnOnce(&mut Task), unless_newer: bool) {
         let mut task = self.task.lock().unwrap_or_else(|p| p.into_inner());
         f(&mut task);
-        if load_from(&self.state_dir).is_none_or(|on_file| on_file.id == task.id) {
+        if !unless_newer || load_from(&self.state_dir).is_none_or(|on_file| on_file.id == task.id) {
             let _ = save_to(&self.state_dir, &task);
         }
         if let Some(cb) = &self.on_event {

@@ -19,21 +19,20 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::text::re;
+
 /// A line that declares the list under it the user's standing statements.
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    re(
         r"(?i)^(?:#{1,6}\s*)?(?:\*\*)?(?:(?:my|our|the|house|team|project(?:'s)?|personal|general|global|coding|code|engineering|working|development|dev)\s+){0,3}(?:preferences|principles|conventions|guidelines|standards|rules|ground rules|non-negotiables|working agreements)(?:\s*\([^()]{0,100}\))?\s*(?:\*\*)?\s*:?\s*(?:\*\*)?$",
     )
-    .expect("valid regex")
 });
 /// A bare name with no owner: it declares only as a heading or a line of its own with a colon.
 static OWNED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:#{1,6}\s*)?(?:\*\*)?(?:my|our|house|team|project|personal|general|global|coding|code|engineering|working|development|dev)\b")
-        .expect("valid regex")
+    re(
+        r"(?i)^(?:#{1,6}\s*)?(?:\*\*)?(?:my|our|house|team|project|personal|general|global|coding|code|engineering|working|development|dev)\b",
+    )
 });
-/// A list item: a bullet (a "•" may touch its text) or a number.
-static ITEM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:[-*+]\s+|•\s*|\d{1,2}[.)]\s+)").expect("valid regex"));
 /// Characters that take no room and come with text copied from documents and chats.
 const INVISIBLE: &[char] = &['\u{feff}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}'];
 
@@ -61,10 +60,7 @@ pub fn is_lead(line: &str) -> bool {
 /// The names a declaring lead can give its list: a text without one declares nothing, and is
 /// not read line by line (every user turn passes through here).
 static LIST_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)preferences|principles|conventions|guidelines|standards|rules|non-negotiables|agreements",
-    )
-    .expect("valid regex")
+    re(r"(?i)preferences|principles|conventions|guidelines|standards|rules|non-negotiables|agreements")
 });
 
 /// The items of every declared list in the user's text, without their bullets.
@@ -86,7 +82,7 @@ pub fn items(text: &str) -> Vec<String> {
         if !open {
             continue;
         }
-        match ITEM.find(&line) {
+        match crate::text::LIST_ITEM.find(&line) {
             Some(bullet) => {
                 let item = line[bullet.end()..].trim().trim_end_matches(['.', ';']);
                 if !item.is_empty() {

@@ -123,8 +123,6 @@ fn without_tag_blocks(text: &str) -> std::borrow::Cow<'_, str> {
 
 static COMMAND_ARGS_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("valid regex"));
-static LIST_ITEM_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:[-*]\s+|•\s*|\d{1,2}[.)]\s+|\d{1,2}\s?[-–]\s+)").expect("valid regex"));
 /// "Which approach do you think is better?", "What would be the best option here?": a question
 /// that weighs the ways listed after it.
 static WEIGHS_WAYS_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -268,7 +266,7 @@ pub fn prose_of(raw: &str) -> (String, usize) {
             }
             continue;
         }
-        let item = LIST_ITEM_RE.find(t).map(|m| t[m.end()..].trim());
+        let item = crate::text::LIST_ITEM.find(t).map(|m| t[m.end()..].trim());
         if weighing && item.is_some() {
             continue;
         }
@@ -447,7 +445,10 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             let (prose, dropped) = prose_of(raw);
             let prose = spelling.respell(&prose);
             heard.pasted_lines += dropped;
-            let form = pasted::measure(&user_part(raw), &prose, dropped);
+            // What the user sent, without the client's blocks: read for its form, the answers
+            // it gives and the lists it declares.
+            let typed = user_part(raw);
+            let form = pasted::measure(&typed, &prose, dropped);
             let source = SaidIn::Session { id: session.file.id.clone(), line: turn.line };
             let date = local_date(at, tz);
             // "I like Option C": the pick, with the option's words, is a decision of the
@@ -459,9 +460,9 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             // to an either-or question, likewise.
             let answered = match (offered, &decided) {
                 (Some(agent), None) => {
-                    let numbered = super::choices::answers(agent, user_part(raw).trim());
+                    let numbered = super::choices::answers(agent, typed.trim());
                     if numbered.is_empty() {
-                        super::asked::either_answer(agent, user_part(raw).trim()).into_iter().collect()
+                        super::asked::either_answer(agent, typed.trim()).into_iter().collect()
                     } else {
                         numbered
                     }
@@ -486,7 +487,7 @@ pub fn hear(sessions: &[ParsedSession], log_entries: &[LogEntry], now: Timestamp
             let confirmed = decided.is_some();
             let first = heard.sentences.len();
             push_sentences(&mut heard.sentences, &rest, at, date, source.clone(), false, form);
-            let declared = super::declared::items(&user_part(raw));
+            let declared = super::declared::items(&typed);
             for s in &mut heard.sentences[first..] {
                 s.confirmed = confirmed;
                 // An item of a list the user declares standing: its turn's form is not weighed.

@@ -13,12 +13,13 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::text::re;
+
 /// "If …, then …", "When … then …", "If …, …", after a lead that corrects.
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    re(
         r"(?i)^((?:correction|update|actually|no|sorry)\s*[:,.!-]*\s*)?(?:if|when|whenever)\s+(.+?)(?:,?\s+then\s+|,\s+)(.+)$",
     )
-    .expect("valid regex")
 });
 
 /// Words that name nothing in a case or an outcome. ("down", "off", "out" do: "a node is
@@ -45,8 +46,7 @@ fn named(text: &str) -> BTreeSet<String> {
 }
 
 /// One more rule for the case, beside the older: "…, also post in #releases".
-static ADDS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:also|too|as well|in addition)\b").expect("valid regex"));
+static ADDS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:also|too|as well|in addition)\b"));
 
 /// A rule said as a condition: whether it says it corrects, its case, its outcome.
 struct Conditional {
