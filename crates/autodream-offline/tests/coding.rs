@@ -760,3 +760,29 @@ fn a_reason_in_a_few_words_goes_with_the_rule_before_it() {
     );
     assert!(current_holding(memory.path(), &["Too slow"]).is_empty());
 }
+
+#[test]
+fn a_sentence_that_makes_the_order_before_it_standing_is_written_with_it() {
+    let memory = tempfile::tempdir().unwrap();
+    dream(
+        memory.path(),
+        &[session(
+            "t1",
+            "2026-02-16T10:00:00Z",
+            &[
+                "request Copilot review.  Make that standard in your workflow.",
+                // With no order before it, it says nothing.
+                "Make that the default.",
+                // What "use" is said of is in hand: an order, not a way of working.
+                "Use this icon and configure the app icons to use it, resize as needed.",
+            ],
+        )],
+        "2026-02-17T00:00:00Z",
+    );
+    assert_eq!(
+        current_holding(memory.path(), &["Copilot"]),
+        vec!["- Request Copilot review. Make that standard in your workflow (2026-02-16).".to_string()]
+    );
+    assert!(current_holding(memory.path(), &["default"]).is_empty());
+    assert!(current_holding(memory.path(), &["icon"]).is_empty());
+}

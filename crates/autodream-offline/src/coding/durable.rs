@@ -273,6 +273,11 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     // keep it simple."): one decision, whose question and reply stand or fall together; the
     // rules that cut a dash's aside or an order's tail would leave half of it.
     if note && super::choices::is_pick(sentence) && !holds_secret(sentence) {
+        // A pick about one commit ("Task 2.3 (`2c315c1`) pushed to PR #13. Chosen: Apply the
+        // fix now") is a step of that moment's work, as a statement naming a hash is.
+        if has_hash(sentence) {
+            return Verdict::Drop(Dropped::Status);
+        }
         // Its lead ("First question: …") goes, as any sentence's does.
         let (text, _) = without_lead(sentence);
         return Verdict::Keep(Kept {
@@ -306,6 +311,16 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     // "I like Option C", "you described it well", "brb": said to the agent about the moment.
     if !note && super::reactions::reaction(trimmed).is_some() {
         return Verdict::Drop(Dropped::Chatter);
+    }
+    // "Make that standard in your workflow": the order before it, made standing (the
+    // consolidation joins the two, or leaves this out).
+    if !note && super::orders::makes_the_last_standing(trimmed) {
+        return Verdict::Keep(Kept {
+            kind: Kind::Preference,
+            text: trimmed.to_string(),
+            refers_back: true,
+            standing: true,
+        });
     }
     // "The security review is next Thursday, so I need a checklist": the dated event stays,
     // the order goes. A standing rule that names a day is left whole.
@@ -476,7 +491,9 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let body = INSTEAD_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
     // "… and ensure this never repeats again": the incident's "never" makes no rule.
     let standing_words = super::orders::without_incident(trimmed);
-    let ordered = is_imperative(body) && !STANDING_IMPERATIVE.is_match(body) && !how_to
+    let ordered = is_imperative(body)
+        && (!STANDING_IMPERATIVE.is_match(body) || super::orders::uses_the_thing_in_hand(body))
+        && !how_to
         || super::orders::is_order_form(body);
     // A long order is the task's specification, whatever standing word it holds ("Create a
     // worktree …, never force-push, add tests, run the linter …").

@@ -419,6 +419,26 @@ pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
     out
 }
 
+/// Keeps the memory within `max_bytes`: the oldest superseded facts go first, then the
+/// oldest current ones; hand-written lines always stay. Returns what was moved out.
+pub fn bound_size(memos: &mut Vec<Memo>, max_bytes: usize) -> Vec<Memo> {
+    let size = |ms: &[Memo]| ms.iter().map(|m| m.line().len() + 1).sum::<usize>();
+    let mut out = Vec::new();
+    while size(memos) > max_bytes {
+        let victim = memos
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.edited)
+            .min_by_key(|(i, m)| (m.replaced.is_none(), m.date, *i))
+            .map(|(i, _)| i);
+        match victim {
+            Some(i) => out.push(memos.remove(i)),
+            None => break,
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -199,8 +199,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                     }
                 }
                 *tally.dropped.entry(why).or_default() += 1;
-                previous =
-                    Some((said.source.clone(), said.index, said.text.clone(), why == Dropped::Request));
+                // "request Copilot review.": an order of three words is still the order a
+                // sentence after it may refer to.
+                let order =
+                    why == Dropped::Request || why == Dropped::Chatter && orders::is_imperative(&said.text);
+                previous = Some((said.source.clone(), said.index, said.text.clone(), order));
                 continue;
             }
         };
@@ -212,6 +215,11 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             let (lead, _) = durable::without_lead(&p.2);
             let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
             text = one_after_another(&crate::render::capitalise_first(lead), &text);
+        } else if orders::makes_the_last_standing(&text) {
+            // "Make that standard" with no order before it in the turn says nothing.
+            *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
+            previous = None;
+            continue;
         }
         previous = Some((said.source.clone(), said.index, said.text.clone(), false));
         let text = memo::tidy(&memo::without_repeated_dates(&crate::dates::resolve(&text, said.date)));
@@ -469,7 +477,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     ctx.cancel.check()?;
 
     // 4. Bound the size, then write the topic files and the index.
-    let archived = bound_size(&mut memos, ctx.config.memory_budget_max_bytes as usize);
+    let archived = memo::bound_size(&mut memos, ctx.config.memory_budget_max_bytes as usize);
     let mut files: BTreeMap<String, String> = BTreeMap::new();
     let mut entries: Vec<IndexLine> = Vec::new();
     for (slug, subject) in &own_slugs {
@@ -674,26 +682,6 @@ fn write_if_changed(
         touched.push(PathBuf::from(rel));
     }
     Ok(())
-}
-
-/// Keeps the memory within `max_bytes`: the oldest superseded facts go first, then the
-/// oldest current ones; hand-written lines always stay. Returns what was moved out.
-fn bound_size(memos: &mut Vec<Memo>, max_bytes: usize) -> Vec<Memo> {
-    let size = |ms: &[Memo]| ms.iter().map(|m| m.line().len() + 1).sum::<usize>();
-    let mut out = Vec::new();
-    while size(memos) > max_bytes {
-        let victim = memos
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| !m.edited)
-            .min_by_key(|(i, m)| (m.replaced.is_none(), m.date, *i))
-            .map(|(i, _)| i);
-        match victim {
-            Some(i) => out.push(memos.remove(i)),
-            None => break,
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -64,12 +64,28 @@ static BUG_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// "The package was published without the dist directory", "The files were produced from the
-/// local source": what happened to a build or a release, told after the fact. A change of
-/// name or place ("was renamed to", "was moved to") is news, and a purpose ("was built to …")
-/// or a maker ("… by Ana") says what the thing is; both are left to the rules.
+/// local source", "publish-cask-head.yml was not called": what happened to a build, a release
+/// or a run, told after the fact. A change of name or place ("was renamed to", "was moved
+/// to") is news, and a purpose ("was built to …") or a maker ("… by Ana") says what the thing
+/// is; both are left to the rules.
 static HAPPENED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^[^,;:]{0,80}?\b(?:was|were|got)\s+(?:(?:just|accidentally|already|then)\s+)?(?:published|produced|generated|deployed|released|built|pushed|uploaded|compiled|committed|triggered|reverted|overwritten|deleted|wiped)\b(?:\s+(\w+))?",
+        r"(?i)^[^,;:]{0,80}?\b(?:was|were|got|wasn'?t|weren'?t)\s+(?:(?:just|accidentally|already|then|not|never|even)\s+)*(?:published|produced|generated|deployed|released|built|pushed|uploaded|compiled|committed|triggered|reverted|overwritten|deleted|wiped|called|invoked|executed|run|fired|started|picked up)\b(?:\s+(\w+))?",
+    )
+});
+/// "project-local, this is just a quick test", "it's only a prototype": the speaker says the
+/// thing is a trial, so nothing about it lasts.
+static A_TRIAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:this|it|that)(?:'s| is| was) (?:just|only|merely) (?:a |an )?(?:quick |small |simple |first |rough )?(?:test|experiment|trial|try|demo|spike|prototype|throwaway|sandbox)\b",
+    )
+});
+/// "Icon is at ~/Downloads/icon.png", "I put the dump in /tmp/db.sql": a file handed over
+/// through a place that is emptied or personal (downloads, the desktop, a temp folder) is
+/// there for this task; the project does not live there.
+static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:~|\$HOME|/Users/[^/\s]+|/home/[^/\s]+|[A-Z]:\\Users\\[^\\\s]+)[/\\](?:Downloads|Desktop)\b|(?:^|[\s`'\x22(])(?:/tmp|/var/folders|/private/var/folders|%TEMP%)[/\\]",
     )
 });
 /// Does the sentence tell what happened to a build or a release ("… was published without
@@ -382,6 +398,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
         || YOUR_SITUATION.is_match(s)
         || YOU_DID.is_match(s) && !NOT_WHAT_YOU_DID.is_match(s) && !HOW_WE_DO_IT.is_match(s)
         || A_SCREENSHOT.is_match(s)
+        || HANDED_OVER.is_match(s)
         || happened(s)
     {
         return Some(Dropped::Status);
@@ -395,7 +412,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
     if THROUGH_A_FUNCTION.is_match(s) && !super::pasted::has_a_person(s) {
         return Some(Dropped::Pasted);
     }
-    if WORK_IN_HAND.is_match(s) {
+    if WORK_IN_HAND.is_match(s) || A_TRIAL.is_match(s) {
         return Some(Dropped::NotDurable);
     }
     None

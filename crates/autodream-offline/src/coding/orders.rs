@@ -183,6 +183,31 @@ pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:please |pls |and |also )*(?:use|prefer|avoid|stick (?:to|with)|keep using|never|always|don'?t|do not|no more)\b",
     )
 });
+/// "Use this icon and resize it", "Stick with these colours": what "use" is said of is in hand
+/// (a file just handed over, the agent's last proposal), so the order makes no way of working.
+/// "Use this instead of npm" still sets one way against another.
+pub fn uses_the_thing_in_hand(body: &str) -> bool {
+    static IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:please |pls |and |also |then |just )*(?:use|keep using|stick (?:to|with)) (?:this|that|these|those)\b",
+        )
+    });
+    static SETS_AGAINST: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\b(?:instead of|rather than|over|not)\b"));
+    IN_HAND.is_match(body) && !SETS_AGAINST.is_match(body)
+}
+
+/// "Make that standard in your workflow", "Do this every time from now on": the sentence makes
+/// the order before it standing, and says nothing alone.
+pub fn makes_the_last_standing(sentence: &str) -> bool {
+    static MAKES_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:and |so |please |ok,? )*(?:(?:make|keep) (?:that|this|it) (?:a |the |your |our )?(?:standard|default|habit|rule|norm|routine|standard practice)|(?:always )?do (?:that|this|it|so) (?:every time|each time|always|from now on|going forward))\b[^.!?]{0,40}[.!]?$",
+        )
+    });
+    MAKES_STANDING.is_match(sentence.trim())
+}
+
 /// "… this never happens again": about an incident, not a rule. So is what follows a
 /// question of why it happened ("Reflect why you didnt and how we can make you in the
 /// future"): its "in the future" is the incident's. A thing to be made that always does

@@ -229,8 +229,52 @@ fn split_chain(chain: &str) -> Vec<String> {
     out
 }
 
+/// What runs a project's tool without being the tool: `uv run mypy`, `npx tsc`, `python -m
+/// pytest`. The tool after it is the program the command is judged by.
+static RUNNER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:(?:uv|poetry|pdm|hatch|pipenv|rye|bundle|pipx) (?:run|exec)|(?:pnpm|yarn) (?:exec|dlx)|npx|bunx|uvx|python3? -m) ",
+    )
+    .expect("valid regex")
+});
+
+/// Checkers whose name says what they do, as `pytest` does: a type checker or a linter needs
+/// no "check" word after it.
+const CHECK_TOOLS: &[&str] = &[
+    "mypy",
+    "pyright",
+    "ruff",
+    "flake8",
+    "pylint",
+    "black",
+    "isort",
+    "eslint",
+    "tsc",
+    "prettier",
+    "biome",
+    "stylelint",
+    "rubocop",
+    "golangci-lint",
+    "staticcheck",
+    "shellcheck",
+    "ktlint",
+    "swiftlint",
+    "phpstan",
+];
+
+/// `src/`, `tests`, `.`: a top directory of the tree is the whole of a part of it, as
+/// `./...` is; `./cmd/x/` or `tests/unit/test_a.py` picks one piece.
+fn is_a_top_directory(word: &str) -> bool {
+    let w = word.trim_start_matches("./");
+    w == "."
+        || !w.is_empty()
+            && !w.trim_end_matches('/').contains(['/', '.'])
+            && (w.ends_with('/') || TEST_WORDS.contains(&w))
+}
+
 fn is_check_command(command: &str) -> bool {
     let run = command.rsplit("&& ").next().unwrap_or(command);
+    let run = RUNNER_RE.find(run).map_or(run, |m| &run[m.end()..]);
     let mut tokens = run.split_whitespace();
     let Some(program) = tokens.next() else { return false };
     if command.len() > 80
@@ -240,7 +284,7 @@ fn is_check_command(command: &str) -> bool {
         || command.split_whitespace().any(|t| t.starts_with('/'))
         // A test of one package or file (`go test ./cmd/x/ -v`) is a step of this plan; the
         // whole tree (`go test ./...`) is the project's check.
-        || run.split_whitespace().skip(1).any(|t| t.contains('/') && t != "./...")
+        || run.split_whitespace().skip(1).any(|t| t.contains('/') && t != "./..." && !is_a_top_directory(t))
     {
         return false;
     }
@@ -258,15 +302,16 @@ fn is_check_command(command: &str) -> bool {
     };
     // A plan may elide what does not change ("xcodebuild test ... -only-testing:VaultTests").
     let after_flag = |i: usize| i > 0 && picked[i - 1].starts_with('-') && !picked[i - 1].contains('=');
-    if picked
-        .iter()
-        .enumerate()
-        .any(|(i, w)| !w.starts_with('-') && !after_flag(i) && !matches!(*w, "./..." | "." | "..." | "…"))
-    {
+    if picked.iter().enumerate().any(|(i, w)| {
+        !w.starts_with('-')
+            && !after_flag(i)
+            && !matches!(*w, "./..." | "..." | "…")
+            && !is_a_top_directory(w)
+    }) {
         return false;
     }
-    // `pytest`, `vitest`: the runner's name says what it does.
-    if program.ends_with("test") {
+    // `pytest`, `vitest`, `mypy`: the tool's name says what it does.
+    if program.ends_with("test") || CHECK_TOOLS.contains(&program) {
         return true;
     }
     !words.is_empty()
@@ -381,6 +426,17 @@ mod tests {
             verification(plan).as_deref(),
             Some(
                 "Verify changes with `go build ./...`, `cd web/frontend && npm run build`, `go test ./...`."
+            )
+        );
+    }
+
+    #[test]
+    fn a_tool_run_through_its_runner_on_the_top_directories_is_a_check() {
+        let plan = "Implement the following plan:\n\n## Verification\n\n```bash\nuv run ruff check src/ tests/ && uv run mypy src/ tests/ && uv run pytest tests/ -v && uv run pytest tests/unit/test_cli.py && npx tsc --noEmit && uv run python scripts/seed.py\n```\n";
+        assert_eq!(
+            verification(plan).as_deref(),
+            Some(
+                "Verify changes with `uv run ruff check src/ tests/`, `uv run mypy src/ tests/`, `uv run pytest tests/ -v`, `npx tsc --noEmit`."
             )
         );
     }

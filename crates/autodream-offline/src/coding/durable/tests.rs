@@ -580,4 +580,13 @@ fn a_decision_line_the_engine_built_is_kept_whole() {
     }
     // Typed by the user, the same words are judged as any sentence is.
     assert!(!matches!(judge(line, day(), false), Verdict::Keep(Kept { kind: Kind::Decision, .. })));
+    // A pick about one commit is a step of that moment's work.
+    assert_eq!(
+        judge(
+            "Status check-in — Task 2.3 (`2c315c1`) pushed to PR #13. Chosen: Apply the fix now (adds one deviation from plan).",
+            day(),
+            true
+        ),
+        Verdict::Drop(Dropped::Status)
+    );
 }

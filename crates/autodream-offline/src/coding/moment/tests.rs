@@ -247,6 +247,16 @@ fn the_talk_of_the_moment_is_dropped() {
             "The generated files were produced based on the local source at /Users/marc/chx/packages/plugin-codegen/",
             Dropped::Status,
         ),
+        // The speaker says the thing is a trial.
+        ("Project-local this is just a quick test.", Dropped::NotDurable),
+        ("It's only a prototype, the layout will change.", Dropped::NotDurable),
+        // Whether something ran, told after the fact.
+        ("publish-cask-head.yml was not called", Dropped::Status),
+        ("The post-merge hook wasn't even invoked", Dropped::Status),
+        // A file handed over through downloads, the desktop or a temp folder.
+        ("Icon is at ~/Downloads/Orpheus_App_Icon.png", Dropped::Status),
+        ("The dump I took is in /tmp/prod.sql", Dropped::Status),
+        ("The export is on my desktop: /Users/ana/Desktop/report.csv", Dropped::Status),
     ] {
         assert_eq!(of_the_moment(said), Some(why), "{said}");
     }
@@ -297,6 +307,9 @@ fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
         "You need the VPN for the staging database.",
         "The app icon is assets/icon.png, exported from the Figma file.",
         "Screenshots for the README live in docs/assets/screenshots/.",
+        "The nightly job is run by the scheduler at 02:00 UTC.",
+        "Temporary files go to tmp/ in the repo, which is gitignored.",
+        "The staging cluster is only a test environment, never point real customers at it.",
         "Secrets are loaded from the vault via the `vault-agent` sidecar.",
         "The \"Checkpoint:\" trailer names the checkpoint on every commit.",
         // A failure under a condition, a rename, a purpose or a maker: what holds.
