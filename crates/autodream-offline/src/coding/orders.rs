@@ -183,18 +183,26 @@ pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:please |pls |and |also )*(?:use|prefer|avoid|stick (?:to|with)|keep using|never|always|don'?t|do not|no more)\b",
     )
 });
-/// "Use this icon and resize it", "Stick with these colours": what "use" is said of is in hand
-/// (a file just handed over, the agent's last proposal), so the order makes no way of working.
-/// "Use this instead of npm" still sets one way against another.
+/// "Use this icon and resize it", "Stick with these colours", "Use a team of agents to execute
+/// all 4": what "use" is said of, or what it is used for, is in hand (a file just handed over,
+/// the agent's last proposal, the tasks listed), so the order makes no way of working. "Use
+/// this instead of npm" still sets one way against another.
 pub fn uses_the_thing_in_hand(body: &str) -> bool {
     static IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
         re(
             r"(?i)^(?:please |pls |and |also |then |just )*(?:use|keep using|stick (?:to|with)) (?:this|that|these|those)\b",
         )
     });
+    // "Use a team of agents to execute all 4", "Use subagents to implement these tasks": the
+    // means for the work in hand, which the words after "to" point at.
+    static MEANS_FOR_IT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:please |pls |and |also |then |just )*(?:use|spin up|spawn) (?:[\w-]+ ){1,5}?to \w+(?: and \w+)? (?:(?:all|both|each of|every one of) )*(?:this|that|these|those|it|them|\d+)\b",
+        )
+    });
     static SETS_AGAINST: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)\b(?:instead of|rather than|over|not)\b"));
-    IN_HAND.is_match(body) && !SETS_AGAINST.is_match(body)
+    (IN_HAND.is_match(body) || MEANS_FOR_IT.is_match(body)) && !SETS_AGAINST.is_match(body)
 }
 
 /// "Make that standard in your workflow", "Do this every time from now on": the sentence makes
@@ -437,6 +445,30 @@ mod tests {
         ] {
             assert!(!is_leave_for_the_work(stays), "{stays}");
         }
+    }
+
+    #[test]
+    fn use_said_of_the_thing_in_hand_or_for_the_work_in_hand_is_an_order() {
+        for in_hand in [
+            "Use this icon and configure tauri app icons to use this",
+            "Stick with these colours",
+            "Use a team of agents to execute all all 4",
+            "Use subagents to implement these three tasks.",
+        ] {
+            assert!(uses_the_thing_in_hand(in_hand), "{in_hand}");
+        }
+        for way in [
+            "Use this instead of npm",
+            "Use pnpm to install dependencies.",
+            "Use the staging database to test migrations.",
+            "Use act to test and run locally where we can with github actions",
+            "Use subagents to handle all actions",
+        ] {
+            assert!(!uses_the_thing_in_hand(way), "{way}");
+        }
+        assert!(makes_the_last_standing("Make that standard in your workflow."));
+        assert!(makes_the_last_standing("Do this every time from now on"));
+        assert!(!makes_the_last_standing("Make that button the default action"));
     }
 
     #[test]
