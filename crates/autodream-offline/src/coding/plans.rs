@@ -331,10 +331,24 @@ fn is_fragment_of(short: &str, long: &str) -> bool {
     !before.is_empty() && before.ends_with(' ') && !before.trim_end().ends_with("&&")
 }
 
+/// `uv run pytest tests/ -v` beside `uv run pytest`: the same run told in more words (the top
+/// directories it names and how loud it is change nothing it checks).
+fn same_run(a: &str, b: &str) -> bool {
+    let bare = |c: &str| {
+        c.split_whitespace()
+            .filter(|w| {
+                !is_a_top_directory(w) && !matches!(*w, "-v" | "-vv" | "--verbose" | "-q" | "--quiet")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    bare(a) == bare(b)
+}
+
 /// Adds a command unless the list holds it or holds it whole; a fuller form of a command
 /// listed takes its place.
 fn add_command(commands: &mut Vec<String>, command: String) -> bool {
-    if commands.iter().any(|c| *c == command || is_fragment_of(&command, c)) {
+    if commands.iter().any(|c| *c == command || is_fragment_of(&command, c) || same_run(c, &command)) {
         return false;
     }
     if let Some(at) = commands.iter().position(|c| is_fragment_of(c, &command)) {
@@ -438,6 +452,11 @@ mod tests {
             Some(
                 "Verify changes with `uv run ruff check src/ tests/`, `uv run mypy src/ tests/`, `uv run pytest tests/ -v`, `npx tsc --noEmit`."
             )
+        );
+        // The same run in more words adds nothing.
+        assert_eq!(
+            union("Verify changes with `uv run pytest`.", "Verify changes with `uv run pytest tests/ -v`."),
+            None
         );
     }
 
