@@ -262,14 +262,12 @@ const CHECK_TOOLS: &[&str] = &[
     "phpstan",
 ];
 
-/// `src/`, `tests`, `.`: a top directory of the tree is the whole of a part of it, as
-/// `./...` is; `./cmd/x/` or `tests/unit/test_a.py` picks one piece.
+/// `src/`, `tests/`, `.`: a top directory of the tree is the whole of a part of it, as
+/// `./...` is; `./cmd/x/`, `tests/unit/test_a.py` or a bare word (`cargo test e2e`, a filter)
+/// picks one piece.
 fn is_a_top_directory(word: &str) -> bool {
     let w = word.trim_start_matches("./");
-    w == "."
-        || !w.is_empty()
-            && !w.trim_end_matches('/').contains(['/', '.'])
-            && (w.ends_with('/') || TEST_WORDS.contains(&w))
+    w == "." || w.len() > 1 && w.ends_with('/') && !w.trim_end_matches('/').contains(['/', '.'])
 }
 
 fn is_check_command(command: &str) -> bool {
@@ -446,7 +444,7 @@ mod tests {
 
     #[test]
     fn a_tool_run_through_its_runner_on_the_top_directories_is_a_check() {
-        let plan = "Implement the following plan:\n\n## Verification\n\n```bash\nuv run ruff check src/ tests/ && uv run mypy src/ tests/ && uv run pytest tests/ -v && uv run pytest tests/unit/test_cli.py && npx tsc --noEmit && uv run python scripts/seed.py\n```\n";
+        let plan = "Implement the following plan:\n\n## Verification\n\n```bash\nuv run ruff check src/ tests/ && uv run mypy src/ tests/ && uv run pytest tests/ -v && uv run pytest tests/unit/test_cli.py && cargo test e2e && npx tsc --noEmit && uv run python scripts/seed.py\n```\n";
         assert_eq!(
             verification(plan).as_deref(),
             Some(
