@@ -174,14 +174,29 @@ impl OfflineExtractor {
     /// known yet; each one kept is known from then on.
     pub fn verdict(&mut self, sentences: &[Said]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
+        // The order said right before, in the same turn, that a sentence may make standing.
+        let mut order_before: Option<&Said> = None;
         for s in sentences {
-            let Verdict::Keep(kept) = durable::judge(&s.text, s.date, false) else { continue };
+            let kept = match durable::judge(&s.text, s.date, false) {
+                Verdict::Keep(kept) => kept,
+                Verdict::Drop(why) => {
+                    order_before = coding::is_an_order(why, &s.text).then_some(s);
+                    continue;
+                }
+            };
+            let before = order_before.take().filter(|o| o.source == s.source && o.index + 1 == s.index);
+            // "Make that standard in your workflow" goes with the order before it, as a dream
+            // writes it.
+            let text = match before {
+                Some(order) if kept.refers_back => coding::with_the_order_before(&order.text, &kept.text),
+                _ => kept.text.clone(),
+            };
             // A sentence that leans on the one before it is a hole in a log of its own: a
             // dream keeps every sentence of a log entry, so the test is made here, as the
             // dream makes it on a session.
-            let pronoun = coding::has_pronoun_subject(&kept.text)
+            let pronoun = coding::has_pronoun_subject(&text)
                 && !matches!(kept.kind, Kind::Preference | Kind::Correction);
-            if kept.refers_back || pronoun || coding::has_hole(&kept.text) {
+            if kept.refers_back && before.is_none() || pronoun || coding::has_hole(&text) {
                 continue;
             }
             // The dream's threshold, on what one session shows: a log entry is what a dream
@@ -193,7 +208,7 @@ impl OfflineExtractor {
             if !candidates::judge(&evidence, 1, false).admitted {
                 continue;
             }
-            let text = daily_log::fold_line(&kept.text);
+            let text = daily_log::fold_line(&text);
             if self.known.holds(&text) {
                 continue;
             }
@@ -381,6 +396,19 @@ mod tests {
         let (turns, resume) = run(tmp.path(), &first, 0, false);
         assert!(turns.is_empty());
         assert_eq!(resume, 0);
+    }
+
+    #[test]
+    fn a_sentence_making_the_order_before_it_standing_is_logged_with_it_as_a_dream_writes_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = user("request Copilot review.  Make that standard in your workflow.")
+            + &answer()
+            + &user("Make that the default.")
+            + &answer();
+        let (turns, _) = run(tmp.path(), &text, 0, true);
+        assert_eq!(turns.len(), 2);
+        assert_eq!(turns[0].entries, ["Request Copilot review. Make that standard in your workflow."]);
+        assert!(turns[1].entries.is_empty(), "{:?}", turns[1].entries);
     }
 
     #[test]

@@ -199,10 +199,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
                     }
                 }
                 *tally.dropped.entry(why).or_default() += 1;
-                // "request Copilot review.": an order of three words is still the order a
-                // sentence after it may refer to.
-                let order =
-                    why == Dropped::Request || why == Dropped::Chatter && orders::is_imperative(&said.text);
+                let order = is_an_order(why, &said.text);
                 previous = Some((said.source.clone(), said.index, said.text.clone(), order));
                 continue;
             }
@@ -212,9 +209,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         if kept.refers_back
             && let Some(p) = previous.as_ref().filter(|p| same_turn(p) && p.3)
         {
-            let (lead, _) = durable::without_lead(&p.2);
-            let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
-            text = one_after_another(&crate::render::capitalise_first(lead), &text);
+            text = with_the_order_before(&p.2, &text);
         } else if orders::makes_the_last_standing(&text) {
             // "Make that standard" with no order before it in the turn says nothing.
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
@@ -654,6 +649,21 @@ fn describe(subject: &Subject, project: &Path) -> String {
     } else {
         format!("{} in {project}", crate::render::capitalise_first(subject.about))
     }
+}
+
+/// "That's how we do all tests here", "Make that standard in your workflow", with the order
+/// before it that it makes standing ("Please use table-driven tests." → "Use table-driven
+/// tests. That's how …").
+pub(crate) fn with_the_order_before(order: &str, kept: &str) -> String {
+    let (lead, _) = durable::without_lead(order);
+    let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
+    one_after_another(&crate::render::capitalise_first(lead), kept)
+}
+
+/// Is a dropped sentence an order a sentence after it may refer back to? "request Copilot
+/// review." is one, though too short to be judged a request.
+pub(crate) fn is_an_order(why: Dropped, text: &str) -> bool {
+    why == Dropped::Request || why == Dropped::Chatter && orders::is_imperative(text)
 }
 
 /// Two sentences as one line: "A. B", or "甲。乙" (no space after a full-width stop).
