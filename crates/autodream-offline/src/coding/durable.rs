@@ -167,7 +167,7 @@ static HYPOTHETICAL: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\bif\b.*\b(?:would|could|might)\b|如果.*(?:会|就会)"));
 static DECISION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:decided|decision|we'?re going with|we are going with|we'?ll go with|chose|chosen|settled on|let me just decide|because|so that|so nobody|so we can|the reason|that'?s why)\b|决定|因为|所以|为了",
+        r"(?i)\b(?:decided|decision|we'?re going with|we are going with|we'?ll go with|we'?re moving forward with|we are moving forward with|we'?ll move forward with|chose|chosen|settled on|let me just decide|because|so that|so nobody|so we can|the reason|that'?s why)\b|决定|因为|所以|为了",
     )
 });
 static EVENT: LazyLock<Regex> = LazyLock::new(|| {

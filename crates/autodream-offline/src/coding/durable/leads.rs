@@ -121,6 +121,10 @@ static BARE_OK: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:ok(?:ay)?|yeah|yep|yes|sure)\s+(?:the|our|my|we|we'?re|i'?m|it'?s|there'?s|so|please|create|add|make|do|go|use|build|write|fix|remove|delete|update|implement|run|push|commit|merge|deploy|change|move|rename)\b",
     )
 });
+/// "1 we're moving forward with rust": the number of the agent's question a reply answers,
+/// typed before its subject with no stop.
+static REPLY_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^[1-9]\s+(?:we|we'?re|we'?ll|i|i'?m|i'?d|you|it'?s|they|let'?s)\b"));
 /// "MMy original thinking …", "TThe build …": a capital typed twice before a word.
 static DOUBLED_CAPITAL: LazyLock<Regex> = LazyLock::new(|| re(r"^(\p{Lu})(\p{Lu}\p{Ll}+)\b"));
 
@@ -162,6 +166,9 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
             && word_count(&s[m.end()..]) >= 3
         {
             s = &s[m.end()..];
+        }
+        if REPLY_NUMBER.is_match(s) {
+            s = s[1..].trim_start();
         }
         if BARE_OK.is_match(s) {
             s = s[s.find(char::is_whitespace).unwrap_or(0)..].trim_start();

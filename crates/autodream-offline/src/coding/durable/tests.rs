@@ -118,6 +118,9 @@ fn lead_ins_go_meaningful_labels_stay() {
     assert_eq!(without_lead("Well-tested code is non-negotiable.").0, "Well-tested code is non-negotiable.");
     assert_eq!(without_lead("Right-click opens the context menu.").0, "Right-click opens the context menu.");
     assert_eq!(without_lead("Well - specs live in spec/.").0, "Specs live in spec/.");
+    // The number of the question a reply answers goes; a number that counts stays.
+    assert_eq!(without_lead("1 we're moving forward with rust").0, "We're moving forward with rust");
+    assert_eq!(without_lead("3 replicas run in prod.").0, "3 replicas run in prod.");
     assert_eq!(without_lead("Ok- specs live in spec/.").0, "Specs live in spec/.");
     assert_eq!(
         without_lead("Firmware rule: no malloc after init.").0,
@@ -491,6 +494,19 @@ fn a_way_set_aside_for_a_named_one_is_a_decision() {
         judge("That isn't needed, we can do it with the other thing.", day, false),
         Verdict::Keep(Kept { kind: Kind::Decision, .. })
     ));
+}
+
+#[test]
+fn moving_forward_with_a_way_is_a_decision_and_an_answers_number_goes() {
+    let day = Date::constant(2026, 4, 17);
+    // "1" numbered the agent's question; "moving forward with" chose the way.
+    match judge("1 we're moving forward with rust", day, false) {
+        Verdict::Keep(k) => {
+            assert_eq!(k.kind, Kind::Decision);
+            assert_eq!(k.text, "We're moving forward with rust");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
