@@ -188,21 +188,20 @@ pub static STANDING_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// the agent's last proposal, the tasks listed), so the order makes no way of working. "Use
 /// this instead of npm" still sets one way against another.
 pub fn uses_the_thing_in_hand(body: &str) -> bool {
-    static IN_HAND: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)^(?:please |pls |and |also |then |just )*(?:use|keep using|stick (?:to|with)) (?:this|that|these|those)\b",
-        )
-    });
+    static IN_HAND: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:use|keep using|stick (?:to|with)) (?:this|that|these|those)\b"));
     // "Use a team of agents to execute all 4", "Use subagents to implement these tasks": the
     // means for the work in hand, which the words after "to" point at.
     static MEANS_FOR_IT: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:please |pls |and |also |then |just )*(?:use|spin up|spawn) (?:[\w-]+ ){1,5}?to \w+(?: and \w+)? (?:(?:all|both|each of|every one of) )*(?:this|that|these|those|it|them|\d+)\b",
+            r"(?i)^(?:use|spin up|spawn) (?:[\w-]+ ){1,5}?to \w+(?: and \w+)? (?:(?:all|both|each of|every one of) )*(?:this|that|these|those|it|them|\d+)\b",
         )
     });
     static SETS_AGAINST: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)\b(?:instead of|rather than|over|not)\b"));
-    (IN_HAND.is_match(body) || MEANS_FOR_IT.is_match(body)) && !SETS_AGAINST.is_match(body)
+    // "please", "also", "then" before the verb change nothing.
+    let order = ORDER_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
+    (IN_HAND.is_match(order) || MEANS_FOR_IT.is_match(order)) && !SETS_AGAINST.is_match(body)
 }
 
 /// "Make that standard in your workflow", "Do this every time from now on": the sentence makes
