@@ -151,6 +151,19 @@ static REJECTS_RE: LazyLock<Regex> = LazyLock::new(|| {
 static ANNOUNCES_PASTE_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:\bsee below\b[^.!?:]*|\bbelow (?:is|are) (?:the|a|an|my|some)\b[^.!?:]*|\bas follows|\?|\b(?:responses?|messages?|reports?|mistakes?|comments?|reviews?|e-?mails?|complaints?|complain|findings|advisory|advisories|answer))\s*[.:]\s*$").expect("valid regex")
 });
+/// A short request that opens a turn and works on the text after its colon ("explain the
+/// diff:", "Fix these issues:", "How to fix this:", "consider:"): what follows is the material
+/// the request is about (the agent's output, a log, a document), not the user's statements.
+/// A line that introduces the user's own rules ("Consider these rules:", "Read this and
+/// remember:") is not one, nor "Evaluate:" inside a prompt the user wrote.
+static WORKS_ON_WHAT_FOLLOWS_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:please\s+)?(?:(?:can|could) you\s+)?(?:explain|fix|check|review|look at|analy[sz]e|debug|investigate|consider|evaluate|read|compare|summari[sz]e|translate|address|what about|thoughts on|what do you think (?:of|about)|how (?:to|do (?:i|we)|can (?:i|we)|would you) (?:fix|solve|handle|read))\b(?:\s+[^\s:.!?]+){0,5}\s*:\s*$").expect("valid regex")
+});
+/// Words of a line that introduces the user's own rules.
+static NAMES_OWN_RULES_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:remember|rules?|always|never|notes?|conventions?|preferences?|guidelines?)\b")
+        .expect("valid regex")
+});
 /// A program's warning or error message quoted inside a line, to the line's end.
 static QUOTED_DIAGNOSTIC_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?m)[*`]?\b[A-Z]\w*(?:Warning|Error|Exception):.*$").expect("valid regex"));
@@ -298,7 +311,10 @@ pub fn prose_of(raw: &str) -> (String, usize) {
         // A list item is read as the sentence it holds: "- what was the trigger" is a question.
         let t = item.filter(|i| !i.is_empty()).unwrap_or(t);
         kept.push_str(t);
-        if ANNOUNCES_PASTE_RE.is_match(t) {
+        let opens_the_turn = kept.len() == t.len();
+        if ANNOUNCES_PASTE_RE.is_match(t)
+            || (opens_the_turn && WORKS_ON_WHAT_FOLLOWS_RE.is_match(t) && !NAMES_OWN_RULES_RE.is_match(t))
+        {
             pasted_from_here = true;
             kept.push('\n');
             continue;

@@ -74,6 +74,23 @@ fn pasted_output_and_injected_blocks_are_not_prose() {
     assert_eq!(prose_of(raw).0, "Can you check this?:\n");
     let raw = "We got a complaint:\n\nDear Sir or Madam,\nRedis is reachable from the internet.";
     assert_eq!(prose_of(raw), ("We got a complaint:\n".to_string(), 2));
+    // A short request to work on the text after its colon: that text is the material.
+    let raw = "explain the diff:\nThe research skill is the methodology — how to think about\n  research (scope, gather, cite).";
+    assert_eq!(prose_of(raw), ("explain the diff:\n".to_string(), 2));
+    for lead in ["Fix these issues:", "How to fix this:", "consider:", "Can you review this:"] {
+        let raw = format!("{lead}\nThe cache is rebuilt on every request.");
+        assert_eq!(prose_of(&raw).0, format!("{lead}\n"), "{lead}");
+    }
+    // Unless it introduces the user's own rules, or asks about something before the colon.
+    let raw = "Consider these rules:\n- never force push\n- squash on merge";
+    assert_eq!(prose_of(raw).0, "Consider these rules:\nnever force push\nsquash on merge\n");
+    let raw = "We ship on Fridays.\nFix these issues:\nThe cache is rebuilt on every request.";
+    assert_eq!(
+        prose_of(raw).0,
+        "We ship on Fridays.\nFix these issues:\nThe cache is rebuilt on every request.\n"
+    );
+    let raw = "Read this and remember:\nWe deploy from the release branch.";
+    assert_eq!(prose_of(raw).0, "Read this and remember:\nWe deploy from the release branch.\n");
     // The user's own list after a colon is theirs.
     let raw = "The rules are:\n- never force push\n- squash on merge";
     assert_eq!(prose_of(raw).0, "The rules are: never force push; squash on merge.\n");
