@@ -4,7 +4,8 @@
 #   benches/sessions_gate.sh   one sessions scan of 10,000 transcripts vs find | wc -l (<= 1.2x)
 #   benches/append.sh          16 concurrent `autodream log` processes (entries/s)
 #   benches/stale_check.sh     check --stale over a 50,000-file git project (goal <= 1 s)
-#   cargo bench --bench gates --bench daily_log   (in-process: gate costs, 16-thread appends)
+#   cargo bench --bench gates --bench daily_log --bench parse   (in-process: gate costs,
+#                              16-thread appends, transcript reading in MB/s)
 #
 # Ratios from different runs are not comparable (the machine's load changes): compare
 # the lines of one summary. Results and hyperfine/criterion exports go to $BENCH_OUT
@@ -34,10 +35,10 @@ criterion_mean_ns() { # criterion_mean_ns GROUP/BENCH
 }
 
 if [ -z "${SKIP_CRITERION:-}" ]; then
-    say "cargo bench -p autodream-core --bench gates --bench daily_log"
+    say "cargo bench -p autodream-core --bench gates --bench daily_log --bench parse"
     log="$BENCH_OUT/criterion.log"
     (cd "$BENCH_ROOT" && CRITERION_HOME="$BENCH_OUT/criterion" \
-        cargo bench -p autodream-core --bench gates --bench daily_log -- --noplot) | tee "$log" >&2
+        cargo bench -p autodream-core --bench gates --bench daily_log --bench parse -- --noplot) | tee "$log" >&2
     sessions="$(sed -n 's/^RESULT sessions_gate_count=[0-9]* of \([0-9]*\) .*/\1/p' "$log")"
     us() { awk -v ns="$1" 'BEGIN { printf "%.1f us", ns / 1000 }'; }
     record "in-process: gates::check, time closed" "$(us "$(criterion_mean_ns hook_gates/time_closed)")" \
@@ -52,6 +53,11 @@ if [ -z "${SKIP_CRITERION:-}" ]; then
     if [ -z "$many" ] || [ -z "$one" ]; then die "the daily_log bench printed no RESULT lines"; fi
     record "in-process: append, 16 threads" "$many/s" "info" \
         "every batch's line count and lines checked; 1 thread: $one/s"
+    read_ns="$(criterion_mean_ns parse/read_as_claude)"
+    value_ns="$(criterion_mean_ns parse/every_line_to_value)"
+    record "in-process: reading transcripts into turns" \
+        "$(awk -v r="$read_ns" -v v="$value_ns" 'BEGIN { printf "%.2fx", r / v }')" "info" \
+        "criterion means; vs each line parsed to a JSON value"
 fi
 
 printf '\n%-44s %10s   %-7s %-7s %s\n' "benchmark" "measured" "goal" "verdict" "detail"

@@ -68,7 +68,9 @@ fn fixture(sessions: usize) -> Fixture {
         sessions_dir: tmp.path().join("sessions"),
         project_dir: tmp.path().to_path_buf(),
     };
-    std::fs::create_dir_all(locations.state_dir()).expect("memory dir");
+    // The lock lives in the memory folder, the scan stamp in the state folder.
+    std::fs::create_dir_all(&locations.memory_dir).expect("memory dir");
+    std::fs::create_dir_all(locations.state_dir()).expect("state dir");
     std::fs::create_dir_all(&locations.sessions_dir).expect("sessions dir");
 
     // A fixed "now" (whole seconds) keeps every comparison exact.

@@ -213,6 +213,22 @@ fn malformed_and_unknown_lines_are_counted_and_the_rest_still_parses() {
 }
 
 #[test]
+fn what_no_reader_looks_at_is_checked_but_changes_nothing() {
+    // A tool's structured result (`toolUseResult`), a progress payload (`data`): skipped
+    // unbuilt, before or after the keys that are read; still checked as JSON.
+    let bare = r#"{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"timestamp":"2026-01-01T10:00:00Z"}"#;
+    let with_result = r#"{"toolUseResult":{"stdout":"ok","file":{"content":"x\ny","lines":[1,2]}},"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"timestamp":"2026-01-01T10:00:00Z","data":[1,{"a":null}]}"#;
+    let turns = |text: &str| parse_session(in_memory("lean"), text, SessionFormat::Claude);
+    let (a, b) = (turns(bare), turns(with_result));
+    assert_eq!(a.turns, b.turns);
+    assert_eq!((a.turns.len(), b.skipped_lines), (1, 0));
+    let broken = r#"{"type":"user","message":{"role":"user","content":"hi"},"toolUseResult":{"stdout":"ok""#;
+    let progress = r#"{"type":"progress","data":{"message":{"type":"user","content":"not a turn"}}}"#;
+    let parsed = turns(&[broken, progress].join("\n"));
+    assert_eq!((parsed.turns.len(), parsed.skipped_lines), (0, 1));
+}
+
+#[test]
 fn string_or_array_content_reads_the_same() {
     let text = [
         r#"{"type":"user","message":{"role":"user","content":"use tabs in Makefiles"}}"#,

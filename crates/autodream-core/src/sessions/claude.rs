@@ -85,6 +85,42 @@ const INJECTED_MARKUP: &[&str] = &[
 /// Text the agent itself inserts as a user message when a turn is cut short.
 const INTERRUPTION_PREFIX: &str = "[Request interrupted by user";
 
+/// Top-level keys whose values no reader of this format looks at, and which hold most of a
+/// transcript's bytes: `toolUseResult` (a tool's result again, structured: a file read whole,
+/// a command's output; 43% of a real history), `data` (the payload of `progress` entries) and
+/// `snapshot` (file-history snapshots). Their JSON is checked but never built into values,
+/// which halves the allocation of a dream over a long history.
+const UNREAD_KEYS: &[&str] = &["toolUseResult", "data", "snapshot"];
+
+/// One line of the agent's transcript as JSON, the values under [`UNREAD_KEYS`] skipped. Any
+/// JSON that is not an object fails, as an entry of no known shape does.
+pub(crate) struct Entry(pub(crate) Value);
+
+impl<'de> serde::Deserialize<'de> for Entry {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntryVisitor;
+        impl<'de> serde::de::Visitor<'de> for EntryVisitor {
+            type Value = Entry;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a transcript entry (a JSON object)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
+                let mut entry = Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if UNREAD_KEYS.contains(&key.as_str()) {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    } else {
+                        let value = map.next_value::<Value>()?;
+                        entry.insert(key, value);
+                    }
+                }
+                Ok(Entry(Value::Object(entry)))
+            }
+        }
+        deserializer.deserialize_map(EntryVisitor)
+    }
+}
+
 /// Reads one transcript line. `line` is 1-based.
 pub(crate) fn parse_line(
     v: &Value,

@@ -15,7 +15,7 @@ mod parse;
 mod turn;
 
 pub use listing::{SessionFile, SessionWindow, count_touched_since, list_sessions, touched_since};
-pub use parse::{ParsedSession, detect_format, parse_session, parse_session_file, session_file_for};
+pub use parse::{ParsedSession, detect_format, parse_session, parse_session_file, session_file_for, text_of};
 pub use turn::{Role, Turn, TurnKind};
 
 use std::fmt;

@@ -80,7 +80,13 @@ pub fn parse_session(file: SessionFile, text: &str, format: SessionFormat) -> Pa
         if line.trim().is_empty() {
             continue;
         }
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+        let parsed = match format {
+            SessionFormat::Claude | SessionFormat::Auto => {
+                serde_json::from_str::<claude::Entry>(line).map(|entry| entry.0)
+            }
+            _ => serde_json::from_str::<Value>(line),
+        };
+        let Ok(value) = parsed else {
             skipped += 1;
             continue;
         };
@@ -103,8 +109,17 @@ pub fn parse_session(file: SessionFile, text: &str, format: SessionFormat) -> Pa
 pub fn parse_session_file(file: &SessionFile, format: SessionFormat) -> Result<ParsedSession, SessionError> {
     let bytes = std::fs::read(&file.path)
         .map_err(|source| SessionError::ReadFile { path: file.path.clone(), source })?;
-    let text = String::from_utf8_lossy(&bytes);
-    Ok(parse_session(file.clone(), &text, format))
+    Ok(parse_session(file.clone(), &text_of(bytes), format))
+}
+
+/// A transcript's bytes as text, invalid UTF-8 replaced. Valid text (nearly every file) is
+/// checked by the standard library's fast path and not copied; `String::from_utf8_lossy`
+/// walks every byte, which on a long history cost as much as parsing the JSON.
+pub fn text_of(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
+    }
 }
 
 /// A session file record for a path (id = file stem, mtime read from disk).

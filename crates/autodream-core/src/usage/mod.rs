@@ -145,7 +145,7 @@ pub fn refresh(loc: &Locations, format: SessionFormat, now: Timestamp) -> Usage 
                 continue;
             }
             let Ok(bytes) = std::fs::read(&file.path) else { continue };
-            let counted = transcript::count(&String::from_utf8_lossy(&bytes), &memory);
+            let counted = transcript::count(&sessions::text_of(bytes), &memory);
             let at = counted.last_at.unwrap_or(file.modified_at);
             known.insert(file.id.clone(), SessionUsage { id: file.id, at, size, files: counted.files });
         }

@@ -26,10 +26,13 @@ use crate::text::re;
 const MAX_LINES: usize = 3;
 
 /// The user asks for memory: "memorize the setup", "remember this for next time", "add it
-/// to your memory", "referenced in claude memory", "save this to memory".
+/// to your memory", "referenced in claude memory", "save this to memory". Read on every user
+/// turn, pasted documents included: its word boundaries are ASCII ones (`(?-u:\b)`, the words
+/// are English) so that the fast automaton runs on any text; a Unicode `\b` made the regex
+/// crate fall back to its slowest engine on every turn with a non-ASCII character in it.
 static ASKS_TO_REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bmemori[sz]e\b|\b(?:remember|note) (?:this|that|it)\b[^.?!]*\b(?:next time|future|from now on|going forward)\b|\b(?:add|save|put|store|write|record|keep)\b[^.?!]{0,40}\b(?:in|to|into) (?:your |the |claude(?:'s)? |our )?memory\b|\breferenced in (?:your |the |claude(?:'s)? )?memory\b|记住|记下来",
+        r"(?i)(?-u:\b)memori[sz]e(?-u:\b)|(?-u:\b)(?:remember|note) (?:this|that|it)(?-u:\b)[^.?!]*(?-u:\b)(?:next time|future|from now on|going forward)(?-u:\b)|(?-u:\b)(?:add|save|put|store|write|record|keep)(?-u:\b)[^.?!]{0,40}(?-u:\b)(?:in|to|into) (?:your |the |claude(?:'s)? |our )?memory(?-u:\b)|(?-u:\b)referenced in (?:your |the |claude(?:'s)? )?memory(?-u:\b)|记住|记下来",
     )
 });
 
@@ -123,12 +126,18 @@ mod tests {
             "Ensure that this documentation is referenced in claude memory for future tickets",
             "add this to your memory please",
             "remember this for next time: staging has no seed data",
+            // Text around it that is not ASCII changes nothing.
+            "Das Deployment läuft — memorize the setup 🚀",
+            "请记住：我们用 pnpm",
         ] {
             assert!(asks_to_remember(asks), "{asks}");
         }
-        for not in
-            ["Do you remember what the flag was called?", "The memory usage is too high", "remember to push"]
-        {
+        for not in [
+            "Do you remember what the flag was called?",
+            "The memory usage is too high",
+            "remember to push",
+            "rememberización — memorizedß",
+        ] {
             assert!(!asks_to_remember(not), "{not}");
         }
     }
