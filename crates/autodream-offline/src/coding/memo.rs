@@ -313,8 +313,22 @@ pub fn gist(text: &str, max_chars: usize) -> String {
     {
         for (pos, _) in text.match_indices(cut) {
             let head = &text[..pos];
+            // Inside a code span ("`xcodebuild test ... -only-testing:X`") nothing is a clause.
+            if !head.matches('`').count().is_multiple_of(2) {
+                continue;
+            }
             let n = head.chars().count();
             if n <= max_chars && n >= 12 && best.is_none_or(|b| n > b.chars().count()) {
+                best = Some(head);
+            }
+        }
+    }
+    // A list of commands ("Verify changes with `a`, `b`, `c`") is cut after a whole one.
+    if best.is_none() {
+        for (pos, _) in text.match_indices("`, `") {
+            let head = &text[..=pos];
+            let n = head.chars().count();
+            if n <= max_chars && n >= 12 && head.matches('`').count().is_multiple_of(2) {
                 best = Some(head);
             }
         }
@@ -335,6 +349,8 @@ pub fn gist(text: &str, max_chars: usize) -> String {
     if out.is_empty() {
         out = text.chars().take(max_chars.saturating_sub(1)).collect();
     }
+    // "… `xcodebuild build`…", not "… `xcodebuild build`,…".
+    out.truncate(out.trim_end_matches([',', ';', ':']).len());
     out.push('…');
     out
 }
@@ -459,6 +475,14 @@ mod tests {
         assert_eq!(
             gist("Plain C99 + raylib 5, single Makefile, and we ship a web build via emscripten", 60),
             "Plain C99 + raylib 5, single Makefile"
+        );
+        // A clause mark inside a code span is the command's, not a boundary.
+        assert_eq!(
+            gist(
+                "Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `xcodebuild build`, `npm run build`",
+                90
+            ),
+            "Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `xcodebuild build`"
         );
     }
 
