@@ -786,3 +786,26 @@ fn a_sentence_that_makes_the_order_before_it_standing_is_written_with_it() {
     assert!(current_holding(memory.path(), &["default"]).is_empty());
     assert!(current_holding(memory.path(), &["icon"]).is_empty());
 }
+
+#[test]
+fn the_text_a_request_works_on_is_not_the_users_statement() {
+    let memory = tempfile::tempdir().unwrap();
+    dream(
+        memory.path(),
+        &[session(
+            "t1",
+            "2026-02-16T10:00:00Z",
+            &[
+                // The agent's paragraph quoted back under "explain the diff:", hard-wrapped.
+                "explain the diff:\nThe research skill is always the methodology for new topics.\n  It covers scope, gather, evaluate, cite. The three commands\n   are workflows that use it.",
+                // A statement of that form, typed as the user's own, is kept.
+                "The review skill is always the methodology for pull requests.",
+            ],
+        )],
+        "2026-02-17T00:00:00Z",
+    );
+    assert_eq!(
+        current_holding(memory.path(), &["skill"]),
+        vec!["- The review skill is always the methodology for pull requests (2026-02-16).".to_string()]
+    );
+}
