@@ -88,8 +88,9 @@ const INTERRUPTION_PREFIX: &str = "[Request interrupted by user";
 /// Top-level keys whose values no reader of this format looks at, and which hold most of a
 /// transcript's bytes: `toolUseResult` (a tool's result again, structured: a file read whole,
 /// a command's output; 43% of a real history), `data` (the payload of `progress` entries) and
-/// `snapshot` (file-history snapshots). Their JSON is checked but never built into values,
-/// which halves the allocation of a dream over a long history.
+/// `snapshot` (file-history snapshots). Their JSON is checked but never built into values; with
+/// the fast UTF-8 check of `parse::text_of`, a dream over a long history takes a third less
+/// time (`docs/precision.md`, `benches/parse.rs` of this crate).
 const UNREAD_KEYS: &[&str] = &["toolUseResult", "data", "snapshot"];
 
 /// One line of the agent's transcript as JSON, the values under [`UNREAD_KEYS`] skipped. Any
