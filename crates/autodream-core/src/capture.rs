@@ -400,7 +400,8 @@ pub fn run(
         file.seek(SeekFrom::Start(start)).map_err(io(transcript))?;
         file.take(size - start).read_to_end(&mut bytes).map_err(io(transcript))?;
         let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let text = String::from_utf8_lossy(&bytes[..whole]);
+        bytes.truncate(whole);
+        let text = crate::sessions::text_of(bytes);
         report.bytes += whole as u64;
         let chunk = Chunk { text: &text, start, session, restarted, final_turn_complete: pass == 0 };
         progress.last_written = 0;
