@@ -211,9 +211,13 @@ static FOR_NOW: LazyLock<Regex> = LazyLock::new(|| {
 static OPINION: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\bI (?:would|feel|mean|guess|think|believe|suppose|just tried|noticed)\b|\bI'd (?:like|say)\b")
 });
-/// A verb with no subject after an adverb ("Still reads for the quick reader …").
-static FRAGMENT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^(?:still|also|just|again|then|now)\s+[a-z]+s\b"));
+/// A verb with no subject after an adverb ("Still reads for the quick reader …"); a purpose
+/// cut from the clause it serves ("just so we can have more options").
+static FRAGMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:still|also|just|again|then|now)\s+[a-z]+s\b|just so (?:we|i|they|it|the|users?|people|he|she)\s)",
+    )
+});
 /// A commit or object hash: git has it, memory does not need it.
 static HASH: LazyLock<Regex> = LazyLock::new(|| re(r"\b[0-9a-f]*[0-9][0-9a-f]*[a-f][0-9a-f]*\b"));
 

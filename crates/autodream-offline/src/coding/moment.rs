@@ -255,7 +255,7 @@ fn asks_for_work_midway(s: &str) -> bool {
 /// of them stale", "… if we want traces do you think that's going to require much code").
 static EMBEDDED_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:do you think|don'?t you think|what do you think|doesn'?t that|isn'?t that|wouldn'?t that|are any of (?:them|these|those)|is (?:it|this|that) (?:possible|ok|okay|fine|correct|right|true|worth)|(?:can|could|should|shall) (?:we|you|i) (?:also |just |maybe )?(?:use|do|add|make|have|get|try|go|keep|remove|change|move|run|check|see|skip|drop|switch)|how (?:are|do|does|can|should|would|is) (?:we|you|they|i|it|the|this|that|multiple|these|those)|why (?:are|is|do|does|don'?t|doesn'?t|did) (?:we|you|they|it|the|this|that))\b",
+        r"(?i)\b(?:do you think|don'?t you think|what do you think|doesn'?t that|isn'?t that|wouldn'?t that|are any of (?:them|these|those)|is (?:it|this|that) (?:possible|ok|okay|fine|correct|right|true|worth)|(?:can|could|should|shall) (?:we|you|i) (?:also |just |maybe )?(?:use|do|add|make|have|get|try|go|keep|remove|change|move|run|check|see|skip|drop|switch)|how (?:are|do|does|can|should|would|is) (?:we|you|they|i|it|the|this|that|multiple|these|those)|why (?:are|is|do|does|don'?t|doesn'?t|did) (?:we|you|they|it|the|this|that)|what (?:would|should|could|do|does|did|can|will) (?:we|you|they|i|it|the|this|that))\b",
     )
 });
 /// "I meant for the CLI …", "If so, we can …", "WE previously had …": a clarification of what
@@ -289,7 +289,7 @@ fn specifies_the_work(s: &str) -> bool {
 /// "… this is kind of the main entry point": a hedge after the verb says the same.
 static GUESS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:maybe|perhaps|probably|possibly|presumably)\b|\b(?:is|are|was|were|it'?s|that'?s|this'?s) (?:kind|sort) of\b|\b(?:it|that|this|they|there|which) (?:also )?must have (?:been|had|come|gone|happened|changed|broken)\b|\bthere (?:also )?(?:must|has to|have to) be (?:some |more |other |a few )?(?:bugs?|issues?|problems?|errors?|leftovers?|something)\b",
+        r"(?i)\b(?:maybe|perhaps|probably|possibly|presumably|idk+|i dunno|dunno|or something|or whatever)\b|\b(?:is|are|was|were|it'?s|that'?s|this'?s) (?:kind|sort) of\b|\b(?:it|that|this|they|there|which) (?:also )?must have (?:been|had|come|gone|happened|changed|broken)\b|\bthere (?:also )?(?:must|has to|have to) be (?:some |more |other |a few )?(?:bugs?|issues?|problems?|errors?|leftovers?|something)\b",
     )
 });
 

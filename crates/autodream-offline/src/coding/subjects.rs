@@ -74,11 +74,11 @@ const SUBJECTS: &[(Subject, &str)] = &[
             kind: MemoryType::Project,
             about: "the CI system, its jobs and checks",
         },
-        r"(?i)\b(?:ci|jenkins|github actions|gitlab ci|circleci|buildkite|travis|workflows?|pipelines?|sonar\w*|quality gate|checks?|chromatic|(?:github |gh )actions|actions (?:runners?|workflows?|tab))\b|流水线",
+        r"(?i)\b(?:ci|jenkins|github actions|gitlab ci|circleci|buildkite|travis|workflows?|pipelines?|sonar\w*|quality gate|checks?|(?:github|gitlab|actions|self-hosted|ci|build) runners?|chromatic|(?:github |gh )actions|actions (?:runners?|workflows?|tab))\b|流水线",
     ),
     (
         TESTING,
-        r"(?i)\b(?:tests?|testing|specs?|rspec|pest|phpunit|pytest|jest|vitest|mocha|junit|turbine|detox|playwright|cypress|e2e|table-driven|golden|coverage|fixtures?|mocks?|t\.run|unit tests?|integration tests?|visual (?:tests?|regression)|snapshots?|holdout)\b|测试|用例|单测|联调",
+        r"(?i)\b(?:tests?|testing|specs?|rspec|pest|phpunit|pytest|jest|vitest|mocha|junit|turbine|detox|playwright|cypress|e2e|table-driven|golden|coverage|fixtures?|mocks?|t\.run|unit tests?|integration tests?|visual (?:tests?|regression)|snapshots|snapshot (?:tests?|testing|files?)|holdout)\b|测试|用例|单测|联调",
     ),
     (
         Subject {
@@ -151,7 +151,10 @@ fn subject_of_category(category: &str) -> &'static str {
         | "api gateway"
         | "secrets manager" => "deploys",
         "linter" | "formatter" | "type checker" | "english spelling" => "conventions",
-        "code host" | "version control" => "git-workflow",
+        // "the rendering on GitHub", "GitHub Copilot instructions": where the code is hosted
+        // is named in facts of every subject; branches and pull requests say git workflow.
+        "code host" => "",
+        "version control" => "git-workflow",
         "issue tracker" | "chat tool" | "documentation tool" => "references",
         _ => "stack",
     }
@@ -174,16 +177,38 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
     }
     // The tools and values the fact names count for the subject of their category
     // ("Plain C99 + raylib 5 …" names a language and a framework: the stack).
-    let named: Vec<&'static str> = super::vocabulary::VOCABULARY
+    // A tool whose name is also an English word ("Render", "Segment", "Linear") counts only
+    // when written as a name: "have the web render anything", "the segment catalog" name none.
+    // Languages are typed in lower case as often as not ("we're moving forward with rust").
+    let vocabulary = &*super::vocabulary::VOCABULARY;
+    let named: Vec<&'static str> = vocabulary
         .values_in(text)
         .into_iter()
-        .map(|(category, _)| subject_of_category(&super::vocabulary::VOCABULARY.categories[category].name))
+        .map(|(category, name)| (vocabulary.categories[category].name.as_str(), name))
+        .filter(|(category, name)| {
+            *category == "programming language"
+                || !crate::text::is_known_word(name)
+                || written_as_a_name(text, name)
+        })
+        .map(|(category, _)| subject_of_category(category))
         .collect();
     // "an MCP server based on the pup CLI", "the language server": a server the project is or
     // runs on a laptop is software, not a place it is deployed to.
     static SOFTWARE_SERVER: LazyLock<Regex> =
         LazyLock::new(|| crate::text::re(r"(?i)\b(?:mcp|language|lsp|local|mock|stub) servers?\b"));
+    // "You can check everything on the server", "check anything fancy against that": to check
+    // is to look, not a CI check.
+    static TO_CHECK: LazyLock<Regex> = LazyLock::new(|| {
+        crate::text::re(
+            r"(?i)\b(?:can|could|to|please|will|would|should|must|you|we|i|and|then|also|first|always|never|just|double-?)[ -]check\b",
+        )
+    });
+    // "We should not display \"AGENTS.md\" for Copilot": a quoted string is a name shown or
+    // said, not a word of the fact's subject.
+    static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::text::re(r#""[^"\n]{1,60}"|“[^”\n]{1,60}”"#));
+    let text = &*QUOTED.replace_all(text, "");
     let text = &*SOFTWARE_SERVER.replace_all(text, "");
+    let text = &*TO_CHECK.replace_all(text, "");
     let mut best: Option<(usize, Subject)> = None;
     for (subject, re) in COMPILED.iter() {
         let hits = re.find_iter(text).count() + named.iter().filter(|s| **s == subject.slug).count();
@@ -196,6 +221,12 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
         None if kind == Kind::Reference => SUBJECTS[SUBJECTS.len() - 1].0,
         None => PROJECT,
     }
+}
+
+/// Does `text` write the word `name` capitalised somewhere?
+fn written_as_a_name(text: &str, name: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case(name) && w.starts_with(|c: char| c.is_uppercase()))
 }
 
 #[cfg(test)]
@@ -235,6 +266,38 @@ mod tests {
             "project"
         );
         assert_eq!(subject_of("SSH into the staging server to read the logs.", Kind::Fact).slug, "deploys");
+        // To check is to look, not a CI check; a CI check and a CI runner are CI.
+        assert_eq!(
+            subject_of("You can check everything on the server yourself, you have the ssh keys", Kind::Fact)
+                .slug,
+            "deploys"
+        );
+        assert_eq!(subject_of("The release needs a green lint check", Kind::Fact).slug, "ci");
+        assert_eq!(subject_of("We can solve that using GitHub runners on PR's", Kind::Fact).slug, "ci");
+        assert_eq!(subject_of("Flash with `west flash --runner jlink`", Kind::Preference).slug, "project");
+        // Where the code is hosted says nothing of git workflow; what is shown to users is no
+        // snapshot test.
+        assert_eq!(
+            subject_of("Do not wrap long lines in the markdown, GitHub renders them as newlines", Kind::Fact)
+                .slug,
+            "project"
+        );
+        assert_eq!(
+            subject_of("Full schema should not be updated ever, it is a point in time snapshot", Kind::Fact)
+                .slug,
+            "project"
+        );
+        assert_eq!(
+            subject_of("Update the snapshot tests with `cargo insta review`", Kind::Fact).slug,
+            "testing"
+        );
+        // A tool whose name is a word counts when written as a name.
+        assert_eq!(
+            subject_of("There's no reason to have the web render anything differently", Kind::Fact).slug,
+            "project"
+        );
+        assert_eq!(subject_of("The API is hosted on Render, region Frankfurt", Kind::Fact).slug, "deploys");
+        assert_eq!(subject_of("We're moving forward with rust", Kind::Decision).slug, "stack");
         // The tools a fact names say its subject when its words do not.
         assert_eq!(
             subject_of(

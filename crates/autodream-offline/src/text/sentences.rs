@@ -31,6 +31,9 @@ fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     // Inside a code span ("`xcodebuild test ... -only-testing:VaultTests`") a period is the
     // command's, not a sentence's end.
     let mut in_code = false;
+    // Does the writer set clauses apart with dots and no space ("a planet..and we have
+    // things..but my goal is")? Twice in a line is a habit, not a range like `main..HEAD`.
+    let dotted_habit = DOTS_BETWEEN_WORDS.find_iter(line).nth(1).is_some();
     while k < chars.len() {
         let (i, c) = chars[k];
         match c {
@@ -61,6 +64,15 @@ fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
         let end = chars.get(j).map_or(line.len(), |&(p, _)| p);
         let cjk_stop = matches!(c, '。' | '！' | '？' | '；');
         let at_space = chars.get(j).is_none_or(|&(_, n)| n.is_whitespace());
+        if !at_space && dots_between_clauses(line, i, end, dotted_habit) {
+            let sentence = line[start..i].trim();
+            if !sentence.is_empty() {
+                out.push(sentence);
+            }
+            start = end;
+            k = j;
+            continue;
+        }
         if !(cjk_stop || at_space) {
             k = j;
             continue;
@@ -84,6 +96,26 @@ fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     if !rest.is_empty() {
         out.push(rest);
     }
+}
+
+/// "planet..and", "level 2..we": two or three dots between two words, no space.
+static DOTS_BETWEEN_WORDS: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"[\p{L}\p{N}]\.{2,3}\p{L}").expect("valid regex"));
+
+/// Do the dots at `line[at..end]` set two clauses apart: two or three dots between a word and
+/// the next, when the writer does so out of habit or the next word opens a clause ("recap..so
+/// far")? `main..HEAD`, `cd ..` and `...args` are no such dots.
+fn dots_between_clauses(line: &str, at: usize, end: usize, habit: bool) -> bool {
+    let dots = &line[at..end];
+    if !(2..=3).contains(&dots.len()) || dots.chars().any(|c| c != '.') {
+        return false;
+    }
+    let before = line[..at].chars().next_back();
+    let next_word: &str = line[end..].split(|c: char| !c.is_alphanumeric() && c != '\'').next().unwrap_or("");
+    if !before.is_some_and(char::is_alphanumeric) || !next_word.starts_with(char::is_alphabetic) {
+        return false;
+    }
+    habit || super::is_function_word(next_word)
 }
 
 /// Words that open a new clause after a comma, semicolon or colon. A comma followed by

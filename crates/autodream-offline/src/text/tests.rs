@@ -37,6 +37,29 @@ fn sentences_split_at_terminators_but_not_at_abbreviations_or_numbers() {
 }
 
 #[test]
+fn dots_between_words_part_clauses_only_where_the_writer_uses_them_so() {
+    // Twice in a line is the writer's way of ending a clause.
+    let s = split_sentences("so far we have a planet..and we have things to find..but my goal is bigger");
+    assert_eq!(s, ["so far we have a planet", "and we have things to find", "but my goal is bigger"]);
+    // Once, before a word that opens a clause; a number may end the clause before.
+    let s = split_sentences("what would we do that warrants a recap..so far level 1 is enough.");
+    assert_eq!(s, ["what would we do that warrants a recap", "so far level 1 is enough."]);
+    assert_eq!(
+        split_sentences("For level 2..we can have more items"),
+        ["For level 2", "we can have more items"]
+    );
+    // A range and a spread are no such dots.
+    for kept in [
+        "Compare main..HEAD before the release.",
+        "Run git log origin/main..feature to see it.",
+        "Pass the rest as ...args to the handler.",
+        "Pages 1..10 are done.",
+    ] {
+        assert_eq!(split_sentences(kept), [kept], "{kept}");
+    }
+}
+
+#[test]
 fn intensifiers_are_dropped_outside_quotes_and_titles() {
     assert_eq!(
         drop_intensifiers("I really love it and it was totally worth it."),

@@ -80,10 +80,31 @@ static WRITE_DOWN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:(?:i want (?:you )?to|i'?d like (?:you )?to|let'?s|please|we (?:need|should) (?:to )?)\s+)?(?:(?:create|write|add|put|make)\s+(?:an?\s+|the\s+|some\s+)?(?:instructions?|rules?|guidelines?|notes?)(?:\s+(?:in|to|into)\s+\S+)?\s+(?:that\s+)?(?:(?:state|say)s?\s+)?that|(?:mention|document|state|clarify)\s+that)[,:]?\s+",
     )
 });
+/// Where the English discourse lead of `s` ends, if it has one. "so" leads only when it is no
+/// part of a phrase: "okay so far we have a planet" keeps "so far we have a planet".
+fn discourse_lead_end(s: &str) -> Option<usize> {
+    static SO_PHRASE: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:far|much|many|long as|called|to speak)\b"));
+    let m = LEAD_EN.find(s)?;
+    let lead = m.as_str().trim_end();
+    // The lead's last word, "so" in any case, with what came before it.
+    let before_so = lead
+        .len()
+        .checked_sub(2)
+        .filter(|&at| lead.get(at..).is_some_and(|w| w.eq_ignore_ascii_case("so")))
+        .filter(|&at| !lead[..at].ends_with(char::is_alphanumeric));
+    if let Some(at) = before_so
+        && SO_PHRASE.is_match(&s[m.end()..])
+    {
+        return (at > 0).then_some(at);
+    }
+    Some(m.end())
+}
+
 /// The sentence after its English discourse lead ("OK, so", "Also"), trimmed.
 pub(super) fn after_discourse_lead(sentence: &str) -> &str {
     let s = sentence.trim();
-    LEAD_EN.find(s).map_or(s, |m| &s[m.end()..])
+    discourse_lead_end(s).map_or(s, |end| &s[end..])
 }
 
 /// Does the sentence order a rule written down ("I want to create instructions that state that
@@ -206,9 +227,9 @@ pub fn without_lead(sentence: &str) -> (String, bool) {
         if CORRECTION_LEAD.is_match(s) {
             correction = true;
         }
-        if let Some(m) = LEAD_EN.find(s) {
+        if let Some(end) = discourse_lead_end(s) {
             // A lead-in word that is the whole subject ("Note Chloe reviews …" keeps "Chloe").
-            s = s[m.end()..].trim_start();
+            s = s[end..].trim_start();
         }
         if let Some(m) = LEAD_ZH.find(s) {
             s = s[m.end()..].trim_start();

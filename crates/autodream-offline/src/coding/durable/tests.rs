@@ -122,6 +122,10 @@ fn lead_ins_go_meaningful_labels_stay() {
     assert_eq!(without_lead("1 we're moving forward with rust").0, "We're moving forward with rust");
     assert_eq!(without_lead("3 replicas run in prod.").0, "3 replicas run in prod.");
     assert_eq!(without_lead("Ok- specs live in spec/.").0, "Specs live in spec/.");
+    // "so" that begins a phrase ("so far", "so much") is no lead-in.
+    assert_eq!(without_lead("okay so far we have a planet").0, "So far we have a planet");
+    assert_eq!(without_lead("So much of the API is generated.").0, "So much of the API is generated.");
+    assert_eq!(without_lead("okay so we use pnpm").0, "We use pnpm");
     assert_eq!(
         without_lead("Firmware rule: no malloc after init.").0,
         "Firmware rule: no malloc after init."
@@ -377,6 +381,9 @@ fn a_doubt_typed_in_haste_and_a_purpose_are_no_fact_and_no_change() {
     assert!(says_a_change("We moved from Heroku to render"));
     assert!(says_a_change("Installs go from `npm` to `pnpm` in CI"));
     assert!(!says_a_change("Pull the rows from the API to build the report."));
+    // A purpose cut from the clause it serves stands for nothing; "just so you know" leads one.
+    assert_eq!(judge("just so we can have more options", day(), false), Verdict::Drop(Dropped::NotDurable));
+    assert!(matches!(judge("Just so you know, we deploy with fly.", day(), false), Verdict::Keep(_)));
 }
 
 #[test]

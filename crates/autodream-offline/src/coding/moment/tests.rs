@@ -253,6 +253,13 @@ fn the_talk_of_the_moment_is_dropped() {
         // Whether something ran, told after the fact.
         ("publish-cask-head.yml was not called", Dropped::Status),
         ("The post-merge hook wasn't even invoked", Dropped::Status),
+        // A question typed without its question mark; a guess said with "idk" or "or something".
+        ("What would we do that warrants needing a recap", Dropped::Question),
+        ("So what should the third level teach", Dropped::Question),
+        (
+            "It can say like creating a checkpoint is saving a core memory of all the steps or something idkkk",
+            Dropped::NotDurable,
+        ),
         // A file handed over through downloads, the desktop or a temp folder.
         ("Icon is at ~/Downloads/Orpheus_App_Icon.png", Dropped::Status),
         ("The dump I took is in /tmp/prod.sql", Dropped::Status),
@@ -271,6 +278,7 @@ fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
         "Staging is the environment the QA team uses.",
         "The release notes should be short and link the PR.",
         "What we ship is what CI built, never a local build.",
+        "What the deploy job does is run the migrations first.",
         "There is a staging server at staging.example.com that QA uses.",
         "Orders go through the billing service, not the API.",
         "To run the e2e suite, use `make e2e` with the staging token loaded.",
