@@ -125,19 +125,45 @@ fn message(item: &Map<String, Value>, sink: &mut LineTurns<'_>) -> LineOutcome {
         Role::User if is_injected_user_text(text) => TurnKind::Meta,
         _ => TurnKind::Conversation,
     };
+    let mut say = |text: &str| match typed_request(role, text) {
+        // What the front-end put around the request is its own; the request alone is said.
+        Some((context, request)) => {
+            sink.text(role, TurnKind::Meta, context);
+            if !request.trim().is_empty() {
+                sink.text(role, kind_of(request), request);
+            }
+        }
+        None => sink.text(role, kind_of(text), text),
+    };
     match item.get("content") {
-        Some(Value::String(text)) => sink.text(role, kind_of(text), text),
+        Some(Value::String(text)) => say(text),
         Some(Value::Array(parts)) => {
             for part in parts {
                 // `input_text` / `output_text`; images and refusals carry no text to keep.
                 if let Some(text) = part.get("text").and_then(Value::as_str) {
-                    sink.text(role, kind_of(text), text);
+                    say(text);
                 }
             }
         }
         _ => return LineOutcome::Unknown,
     }
     LineOutcome::Known
+}
+
+/// The line a Codex front-end (the IDE extension, the desktop app) puts before what the user
+/// typed, after the context it adds on its own: "# Context from my IDE setup:" with the open
+/// tabs, "# Files mentioned by the user:" with attachments' paths, "# In app browser:" with the
+/// page shown.
+const REQUEST_MARKER: &str = "## My request for Codex:";
+
+/// A user message a front-end wrapped: the context it added, and what the user typed (after
+/// the last marker; a request that quotes the marker is still the user's from there on).
+fn typed_request(role: Role, text: &str) -> Option<(&str, &str)> {
+    if role != Role::User || !text.trim_start().starts_with('#') {
+        return None;
+    }
+    let at = text.rfind(REQUEST_MARKER)?;
+    Some((text[..at].trim(), text[at + REQUEST_MARKER.len()..].trim()))
 }
 
 fn is_injected_user_text(text: &str) -> bool {
@@ -182,6 +208,38 @@ mod tests {
         );
         assert_eq!((summary[0].0, summary[0].1), (Role::User, TurnKind::Meta));
         assert_eq!(turns[2].time.map(|t| t.to_string()).as_deref(), Some("2025-12-09T19:55:18Z"));
+    }
+
+    #[test]
+    fn what_a_front_end_wraps_around_the_request_is_not_the_users() {
+        let wrapped = |text: &str| {
+            format!(
+                r#"{{"type":"response_item","payload":{{"type":"message","role":"user","content":[{{"type":"input_text","text":{}}}]}}}}"#,
+                serde_json::to_string(text).expect("string")
+            )
+        };
+        let browser = wrapped(
+            "\n# In app browser:\n- The user has the in-app browser open.\n- Current URL: http://127.0.0.1:5173/\n\n## My request for Codex:\ncan you run the site again\n",
+        );
+        let files = wrapped(
+            "# Files mentioned by the user:\n\n## shot.png: /tmp/shot.png\n\n## My request for Codex:\n",
+        );
+        let ide = wrapped(
+            "# Context from my IDE setup:\n\n## Open tabs:\n- main.rs: src/main.rs\n\n## My request for Codex:\nwe deploy with fly",
+        );
+        // A heading the user typed, with no marker, is the user's.
+        let typed = wrapped("# Plan\nship it");
+        let (turns, outcomes) = parse(&[&browser, &files, &ide, &typed]);
+        assert_eq!(outcomes, [LineOutcome::Known; 4]);
+        let said: Vec<_> =
+            turns.iter().filter(|t| t.kind == TurnKind::Conversation).map(|t| t.text.as_str()).collect();
+        assert_eq!(said, ["can you run the site again", "we deploy with fly", "# Plan\nship it"]);
+        assert!(
+            turns
+                .iter()
+                .filter(|t| t.kind == TurnKind::Meta)
+                .all(|t| t.text.starts_with('#') && !t.text.contains("My request"))
+        );
     }
 
     #[test]

@@ -115,6 +115,15 @@ fn dots_between_clauses(line: &str, at: usize, end: usize, habit: bool) -> bool 
     if !before.is_some_and(char::is_alphanumeric) || !next_word.starts_with(char::is_alphabetic) {
         return false;
     }
+    // "shoot..if you dont read instructions..which most people dont": what a subordinate word
+    // opens leans on the clause before it.
+    const LEANS_BACK: &[&str] = &[
+        "if", "when", "whenever", "unless", "because", "cuz", "since", "which", "who", "whom", "whose",
+        "where", "while", "though", "although", "as", "than", "for", "to", "like", "until", "till",
+    ];
+    if LEANS_BACK.contains(&next_word.to_lowercase().as_str()) {
+        return false;
+    }
     habit || super::is_function_word(next_word)
 }
 

@@ -48,6 +48,14 @@ fn dots_between_words_part_clauses_only_where_the_writer_uses_them_so() {
         split_sentences("For level 2..we can have more items"),
         ["For level 2", "we can have more items"]
     );
+    // A clause a subordinate word opens stays with the clause it leans on.
+    let s = split_sentences(
+        "level 1 is unclear..if you dont read instructions..which most people dont..lets fix it",
+    );
+    assert_eq!(
+        s,
+        ["level 1 is unclear..if you dont read instructions..which most people dont", "lets fix it"]
+    );
     // A range and a spread are no such dots.
     for kept in [
         "Compare main..HEAD before the release.",
