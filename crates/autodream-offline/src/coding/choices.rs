@@ -187,12 +187,38 @@ pub fn answers(agent: &str, answer: &str) -> Vec<Answer> {
         {
             continue;
         }
-        let line = format!("{question} Answered: {reply}.");
+        let line = agreed(question, reply).unwrap_or_else(|| format!("{question} Answered: {reply}."));
         if line.chars().count() <= MAX_CHARS {
             out.push(Answer { line, reply: reply.to_string() });
         }
     }
     out
+}
+
+/// "yeah", "definitely, go for it": a reply that only says yes.
+static ONLY_YES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:yes|yeah|yep|yup|sure|definitely|absolutely|of course|correct|ok(?:ay)?)\b[\s,.!]*(?:(?:please|go for it|do it|let'?s do (?:it|that))[\s,.!]*)*$",
+    )
+});
+/// "Are you okay replacing the SDK entirely?", "Should we highlight the running session?": a
+/// yes-or-no question of how things should be, and the way it proposes.
+static YES_NO: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:are you|would you be|is it) (?:okay|ok|fine|happy|comfortable|good)(?: with| to)?|(?:should|shall|do) we(?: want to)?)\s+([^?]+?)\s*\?$",
+    )
+});
+
+/// A yes to a yes-or-no question, said as what was agreed: "Are you okay replacing the PnP
+/// Modal SDK entirely?" + "yeah" → "Agreed: replacing the PnP Modal SDK entirely." The question
+/// with "Answered: yeah" after it reads as a question, and a question leads no index hook. An
+/// either-or question ("…, or rightmost?") keeps its answer beside it.
+fn agreed(question: &str, reply: &str) -> Option<String> {
+    if !ONLY_YES.is_match(reply) {
+        return None;
+    }
+    let way = YES_NO.captures(question)?.get(1)?.as_str();
+    (!way.contains(" or ")).then(|| format!("Agreed: {way}."))
 }
 
 /// The label the user's answer picks, upper-cased.
@@ -473,6 +499,7 @@ fn remedies_a_problem(agent: &str) -> bool {
 /// fall together.
 pub fn is_pick(text: &str) -> bool {
     text.starts_with("Chosen: ")
+        || text.starts_with("Agreed: ")
         || text.contains("? Chosen: ")
         || text.contains(". Chosen: ")
         || text.contains("? Answered: ")

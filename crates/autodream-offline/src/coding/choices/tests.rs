@@ -177,6 +177,24 @@ fn numbered_replies_are_written_with_their_questions() {
 }
 
 #[test]
+fn a_yes_to_a_yes_or_no_question_says_what_was_agreed() {
+    let asked = "Two questions:\n1. Should we highlight the session that's currently running (matching the agent session ID)?\n2. Should branches start collapsed or expanded?";
+    let got = answers(asked, "1. yes, 2. the branch we are currently in is open");
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(
+        got[0].line,
+        "Agreed: highlight the session that's currently running (matching the agent session ID)."
+    );
+    // An either-or question keeps the answer beside it; more than a yes keeps the question.
+    assert_eq!(
+        got[1].line,
+        "Should branches start collapsed or expanded? Answered: the branch we are currently in is open."
+    );
+    let got = answers(asked, "1. yes but only in the list view, 2. expanded");
+    assert!(got[0].line.ends_with("Answered: yes but only in the list view."), "{got:?}");
+}
+
+#[test]
 fn replies_that_are_not_numbered_answers_give_nothing() {
     // Not numbered from 1, not numbered at all, numbers inside a sentence, a question back.
     for answer in [
@@ -197,7 +215,9 @@ fn replies_that_are_not_numbered_answers_give_nothing() {
     let work = "Two questions:\n1. **Are you okay replacing the PnP Modal SDK entirely?** You'd build the login screens yourself.\n2. **Do you want to research the Core Kit options first** before replanning?";
     let got = answers(work, "1 - yeah, 2 - definitely, go for it.");
     assert_eq!(got.len(), 1, "{got:?}");
-    assert_eq!(got[0].line, "Are you okay replacing the PnP Modal SDK entirely? Answered: yeah.");
+    // A yes to a yes-or-no question is what was agreed.
+    assert_eq!(got[0].line, "Agreed: replacing the PnP Modal SDK entirely.");
+    assert!(is_pick(&got[0].line));
 }
 
 #[test]

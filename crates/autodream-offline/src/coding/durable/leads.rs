@@ -55,7 +55,7 @@ fn is_a_time(s: &str, c: &regex::Captures<'_>) -> bool {
 /// Labels that carry meaning and stay ("Firmware rule:", "Hard requirement:").
 pub(super) static MEANINGFUL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|chosen|deadline|style|guidelines?)\b|规矩|规范|规则|决定",
+        r"(?i)\b(?:rules?|requirements?|conventions?|polic(?:y|ies)|decisions?|chosen|agreed|deadline|style|guidelines?)\b|规矩|规范|规则|决定",
     )
 });
 /// A pronoun that stands for something named before it.

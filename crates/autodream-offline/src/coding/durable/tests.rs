@@ -130,6 +130,10 @@ fn lead_ins_go_meaningful_labels_stay() {
         without_lead("Firmware rule: no malloc after init.").0,
         "Firmware rule: no malloc after init."
     );
+    assert_eq!(
+        without_lead("Agreed: replacing the PnP Modal SDK entirely.").0,
+        "Agreed: replacing the PnP Modal SDK entirely."
+    );
     // A tool written in lower case keeps its case; another first word is capitalised.
     assert_eq!(without_lead("dbt 1.9 prep: models migrated").0, "dbt 1.9 prep: models migrated");
     assert_eq!(without_lead("pnpm only, never npm").0, "pnpm only, never npm");
