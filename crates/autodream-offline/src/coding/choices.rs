@@ -217,6 +217,8 @@ fn agreed(question: &str, reply: &str) -> Option<String> {
     if !ONLY_YES.is_match(reply) {
         return None;
     }
+    // "**Active session indicator**: Should we highlight …?": the question after its label.
+    let question = question.split_once(": ").map_or(question, |(_, asked)| asked);
     let way = YES_NO.captures(question)?.get(1)?.as_str();
     (!way.contains(" or ")).then(|| format!("Agreed: {way}."))
 }

@@ -178,7 +178,7 @@ fn numbered_replies_are_written_with_their_questions() {
 
 #[test]
 fn a_yes_to_a_yes_or_no_question_says_what_was_agreed() {
-    let asked = "Two questions:\n1. Should we highlight the session that's currently running (matching the agent session ID)?\n2. Should branches start collapsed or expanded?";
+    let asked = "Two questions:\n1. **Active session indicator**: Should we highlight the session that's currently running (matching the agent session ID)?\n2. Should branches start collapsed or expanded?";
     let got = answers(asked, "1. yes, 2. the branch we are currently in is open");
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(
