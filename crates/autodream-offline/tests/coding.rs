@@ -809,3 +809,48 @@ fn the_text_a_request_works_on_is_not_the_users_statement() {
         vec!["- The review skill is always the methodology for pull requests (2026-02-16).".to_string()]
     );
 }
+
+#[test]
+fn a_codex_front_ends_context_is_not_remembered_and_the_request_is_read_alone() {
+    // The desktop app's context block, then what the user typed.
+    let rollout = [
+        serde_json::json!({"timestamp": "2026-06-18T10:00:00Z", "type": "session_meta", "payload": {"id": "r1", "cwd": "/work/game"}}),
+        serde_json::json!({"timestamp": "2026-06-18T10:00:01Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "\n# In app browser:\n- The user has the in-app browser open.\n- Current URL: http://127.0.0.1:5173/leaderboard\n\n## My request for Codex:\nentire/checkpoints/v1 is supposed to just store the checkpoints, we never touch it\n"}]}}),
+        serde_json::json!({"timestamp": "2026-06-18T10:00:02Z", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Understood."}]}}),
+    ];
+    let text: String = rollout.iter().map(|e| format!("{e}\n")).collect();
+    let file = SessionFile {
+        id: "rollout-r1".to_string(),
+        path: PathBuf::from("rollout-r1.jsonl"),
+        modified_at: "2026-06-18T10:00:02Z".parse().unwrap(),
+    };
+    let session = parse_session(file, &text, SessionFormat::Codex);
+    let memory = tempfile::tempdir().unwrap();
+    dream(memory.path(), &[session], "2026-06-19T00:00:00Z");
+    let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, line)| line).collect();
+    assert!(lines.iter().all(|l| !l.contains("in-app browser") && !l.contains("Current URL")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("entire/checkpoints/v1")), "{lines:#?}");
+}
+
+#[test]
+fn clauses_set_apart_with_dots_are_judged_one_by_one() {
+    // A designer's turns: ".." between clauses, a question typed without its mark.
+    let (memory, _) = dream_turns(
+        "2026-06-09T10:00:00Z",
+        "2026-06-10T00:00:00Z",
+        &[
+            "lets pick back up and start thinking about what level 2 should look like..use entire checkpoints to learn about the repo and you can learn about entire cli here : Documents/work/cli",
+            "okay but what would we do that warrants needing a recap..so far level 1 we just collected 3 items.",
+        ],
+    );
+    let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, line)| line).collect();
+    // The clause that says where the tool's code is stands on its own; the order before it and
+    // the question are not memory.
+    assert_eq!(
+        lines,
+        [
+            "- Use entire checkpoints to learn about the repo and you can learn about entire cli here : Documents/work/cli (2026-06-09)."
+        ],
+        "{lines:#?}"
+    );
+}
