@@ -289,7 +289,7 @@ fn specifies_the_work(s: &str) -> bool {
 /// "… this is kind of the main entry point": a hedge after the verb says the same.
 static GUESS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:maybe|perhaps|probably|possibly|presumably|idk+|i dunno|dunno|or something|or whatever)\b|\b(?:is|are|was|were|it'?s|that'?s|this'?s) (?:kind|sort) of\b|\b(?:it|that|this|they|there|which) (?:also )?must have (?:been|had|come|gone|happened|changed|broken)\b|\bthere (?:also )?(?:must|has to|have to) be (?:some |more |other |a few )?(?:bugs?|issues?|problems?|errors?|leftovers?|something)\b",
+        r"(?i)\b(?:maybe|perhaps|probably|possibly|presumably|idk+|i dunno|dunno)\b|\b(?:is|are|was|were|it'?s|that'?s|this'?s) (?:kind|sort) of\b|\b(?:it|that|this|they|there|which) (?:also )?must have (?:been|had|come|gone|happened|changed|broken)\b|\bthere (?:also )?(?:must|has to|have to) be (?:some |more |other |a few )?(?:bugs?|issues?|problems?|errors?|leftovers?|something)\b",
     )
 });
 

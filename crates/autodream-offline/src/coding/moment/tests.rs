@@ -279,6 +279,7 @@ fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
         "The release notes should be short and link the PR.",
         "What we ship is what CI built, never a local build.",
         "What the deploy job does is run the migrations first.",
+        "When other apps or whatever is added, we deploy everything on merge on main.",
         "There is a staging server at staging.example.com that QA uses.",
         "Orders go through the billing service, not the API.",
         "To run the e2e suite, use `make e2e` with the staging token loaded.",
