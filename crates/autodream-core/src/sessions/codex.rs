@@ -156,13 +156,13 @@ fn message(item: &Map<String, Value>, sink: &mut LineTurns<'_>) -> LineOutcome {
 /// page shown.
 const REQUEST_MARKER: &str = "## My request for Codex:";
 
-/// A user message a front-end wrapped: the context it added, and what the user typed (after
-/// the last marker; a request that quotes the marker is still the user's from there on).
+/// A user message a front-end wrapped: the context it added, and what the user typed (from the
+/// first marker on: a request that quotes the marker is the user's whole).
 fn typed_request(role: Role, text: &str) -> Option<(&str, &str)> {
     if role != Role::User || !text.trim_start().starts_with('#') {
         return None;
     }
-    let at = text.rfind(REQUEST_MARKER)?;
+    let at = text.find(REQUEST_MARKER)?;
     Some((text[..at].trim(), text[at + REQUEST_MARKER.len()..].trim()))
 }
 
@@ -227,13 +227,24 @@ mod tests {
         let ide = wrapped(
             "# Context from my IDE setup:\n\n## Open tabs:\n- main.rs: src/main.rs\n\n## My request for Codex:\nwe deploy with fly",
         );
-        // A heading the user typed, with no marker, is the user's.
+        // A heading the user typed, with no marker, is the user's; so is a marker they quote.
         let typed = wrapped("# Plan\nship it");
-        let (turns, outcomes) = parse(&[&browser, &files, &ide, &typed]);
-        assert_eq!(outcomes, [LineOutcome::Known; 4]);
+        let quoted = wrapped(
+            "# Files mentioned by the user:\n\n## My request for Codex:\nstrip \"## My request for Codex:\" in the parser",
+        );
+        let (turns, outcomes) = parse(&[&browser, &files, &ide, &typed, &quoted]);
+        assert_eq!(outcomes, [LineOutcome::Known; 5]);
         let said: Vec<_> =
             turns.iter().filter(|t| t.kind == TurnKind::Conversation).map(|t| t.text.as_str()).collect();
-        assert_eq!(said, ["can you run the site again", "we deploy with fly", "# Plan\nship it"]);
+        assert_eq!(
+            said,
+            [
+                "can you run the site again",
+                "we deploy with fly",
+                "# Plan\nship it",
+                "strip \"## My request for Codex:\" in the parser"
+            ]
+        );
         assert!(
             turns
                 .iter()

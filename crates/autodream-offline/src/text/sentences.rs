@@ -115,6 +115,12 @@ fn dots_between_clauses(line: &str, at: usize, end: usize, habit: bool) -> bool 
     if !before.is_some_and(char::is_alphanumeric) || !next_word.starts_with(char::is_alphabetic) {
         return false;
     }
+    // "origin/main..feature": a range of refs or paths, however often it comes.
+    let word_before = line[..at].rsplit(char::is_whitespace).next().unwrap_or("");
+    let word_after = line[end..].split(char::is_whitespace).next().unwrap_or("");
+    if [word_before, word_after].iter().any(|w| w.contains(['/', '\\', ':', '=', '@', '~', '^'])) {
+        return false;
+    }
     // "shoot..if you dont read instructions..which most people dont": what a subordinate word
     // opens leans on the clause before it.
     const LEANS_BACK: &[&str] = &[

@@ -60,6 +60,7 @@ fn dots_between_words_part_clauses_only_where_the_writer_uses_them_so() {
     for kept in [
         "Compare main..HEAD before the release.",
         "Run git log origin/main..feature to see it.",
+        "Diff origin/main..feature and upstream/dev..topic first.",
         "Pass the rest as ...args to the handler.",
         "Pages 1..10 are done.",
     ] {
