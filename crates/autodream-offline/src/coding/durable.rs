@@ -35,7 +35,7 @@ mod questions;
 use leads::{MEANINGFUL_LABEL, REMEMBER_LEAD, label};
 pub use leads::{names_the_rules_home, without_lead, writes_a_rule_down};
 use people::{about_the_user, in_third_person, names_a_person};
-use questions::is_question;
+use questions::{asks_by_its_words, is_question};
 
 /// A sentence judged worth keeping.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,7 +133,7 @@ fn asks_to_keep_in_mind(sentence: &str) -> bool {
 /// version for next time" are one more time, not a rule.
 static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:always|never|every(?:thing| time| change| pr| commit| model| test)?|whenever|from now on|going forward|in the future|by default|no exceptions|conventions?|rules?|polic(?:y|ies)|must(?:n'?t)?|should(?:n'?t| not| never)|should\b[^.;]*\b(?:any|every|each|all)\b|don'?t|do not|not allowed|prefer(?:red|s)?|rather than|instead of|(?:we|they) (?:use|rely on|manage|keep|run|deploy|do|write|name|prefer|test|build|follow|ship|release|store|host|track)|we'?re on|we are on|in this (?:repo|repository|codebase|project|app|service)|across (?:the|this|all)|only (?:for|in|through|via|ever|go|goes|after|before)|all (?:of )?(?:our|the|new|dependency|tests|prs|changes|commands|code|components|dags|models|subgraph|schemas?))\b|\b(?:use|uses|using) \S+(?: \S+)?,? (?:not|never|instead of|rather than) |一律|统一|都用|都要|都得|都必须|全部|所有|禁止|不要|别再?|必须|以后|只能|只在|规矩|规范|不收|要先|之前要|每个|每次|每周|每(?:天|晚|周.)\s*\d{1,2}[:：]\d{2}|^(?:(?:and|so|but|also|please|ok(?:ay)?),?\s+)*next time(?:,|\s+you\b)",
+        r"(?i)\b(?:always|never|every(?:thing| time| change| pr| commit| model| test)?|whenever|from now on|going forward|in the future|by default|no exceptions|conventions?|rules?|polic(?:y|ies)|must(?:n'?t)?|should(?:n'?t| not| never)|should\b[^.;]*\b(?:any|every|each|all)\b|don'?t|do not|not allowed|prefer(?:red|s)?|rather than|instead of|(?:we|they) (?:use|rely on|manage|keep|run|deploy|do|write|name|prefer|test|build|follow|ship|release|store|host|track)|we'?re on|we are on|in this (?:repo|repository|codebase|project|app|service)|across (?:the |this |our |all (?:of )?(?:our |the )?)(?:\w+ )?(?:code ?base|repos?|repository|repositories|projects?|code|apps?|stack|monolith|monorepo|workspace|services?|packages?|modules?|crates?|files?|components?|teams?|environments?|platforms?|languages?|charts)|only (?:for|in|through|via|ever|go|goes|after|before)|all (?:of )?(?:our|the|new|dependency|tests|prs|changes|commands|code|components|dags|models|subgraph|schemas?))\b|\b(?:use|uses|using) \S+(?: \S+)?,? (?:not|never|instead of|rather than) |一律|统一|都用|都要|都得|都必须|全部|所有|禁止|不要|别再?|必须|以后|只能|只在|规矩|规范|不收|要先|之前要|每个|每次|每周|每(?:天|晚|周.)\s*\d{1,2}[:：]\d{2}|^(?:(?:and|so|but|also|please|ok(?:ay)?),?\s+)*next time(?:,|\s+you\b)",
     )
 });
 /// Does the fact tell the agent how to work ("Use the british spelling", "Specs should …")?
@@ -368,7 +368,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     }
     // "Dont forget to branch off main and not the current branch": a reminder of a choice
     // between two ways is a way of working, not the task at hand.
-    if !note && reminds_of_a_choice(sentence, trimmed) {
+    if !note && reminds_of_a_choice(sentence, trimmed) && !asks_by_its_words(trimmed) {
         return Verdict::Keep(Kept {
             kind: Kind::Preference,
             text: trimmed.to_string(),
@@ -394,8 +394,12 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         });
     }
     // "I think it's better not to …", "use X where possible" inside an order: a way of
-    // working said in a form the rules below read as the moment.
-    if !note && let Some((kind, text)) = super::standing::standing_form(trimmed) {
+    // working said in a form the rules below read as the moment. Asked, it is none ("do you
+    // have access to past conversations about it", typed without its mark).
+    if !note
+        && !asks_by_its_words(trimmed)
+        && let Some((kind, text)) = super::standing::standing_form(trimmed)
+    {
         return Verdict::Keep(Kept { kind, text, refers_back: false, standing: true });
     }
     // "However, …", "X is not set correctly", "shouldn't be too hard": talk of the moment.

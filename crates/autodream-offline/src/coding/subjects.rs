@@ -87,7 +87,7 @@ const SUBJECTS: &[(Subject, &str)] = &[
             kind: MemoryType::Feedback,
             about: "branches, commits, merges and pull requests",
         },
-        r"(?i)\b(?:rebase|merge[sd]?|merging|branch(?:es)?|commits?|push(?:es|ed)?|force-push|pull requests?|prs?|squash\w*|cherry-pick|trunk|main branch|revert commit|git|back to main|pull (?:in )?(?:the )?latest|pull main)\b|分支|合并|提交",
+        r"(?i)\b(?:rebase|merge[sd]?|merging|branch(?:es)?|commits?|push(?:es|ed)?|force-push|pull requests?|prs?|cherry-pick|trunk|main branch|revert commit|git|back to main|pull (?:in )?(?:the )?latest|pull main)\b|\bsquash(?:ed|es|ing)?(?:$|[.,;:!)]|[- ](?:and[- ])?merg|\s+(?:them|it|everything|into|before|on merge|when)\b|\s+(?:(?:the|all|our|my|your|those|these|\d+)\s+)?(?:\w+\s+)?(?:commits?|history|branch(?:es)?|prs?|pull requests?|changes|fixups?)\b)|分支|合并|提交",
     ),
     (
         Subject {
@@ -298,6 +298,21 @@ mod tests {
         );
         assert_eq!(subject_of("The API is hosted on Render, region Frankfurt", Kind::Fact).slug, "deploys");
         assert_eq!(subject_of("We're moving forward with rust", Kind::Decision).slug, "stack");
+        // To squash is git's when it is done to commits, a branch or a merge; squashing bugs is
+        // the game's.
+        for git in [
+            "We always squash.",
+            "Squash-merge every PR, never rebase-merge",
+            "Squash the fixup commits before review",
+            "Squash them into one before merging",
+        ] {
+            assert_eq!(subject_of(git, Kind::Preference).slug, "git-workflow", "{git}");
+        }
+        assert_eq!(
+            subject_of("In the game all the user does is squash bugs and pick up lifepoints", Kind::Fact)
+                .slug,
+            "project"
+        );
         // The tools a fact names say its subject when its words do not.
         assert_eq!(
             subject_of(

@@ -63,6 +63,13 @@ fn asks_by_word_order(text: &str) -> bool {
         && !super::super::kinds::is_verb(&next)
 }
 
+/// Does the sentence ask by its words (its mark, its word order, a question said as a
+/// statement), not merely by a first word that could open a statement as well ("When you
+/// deploy, run the migrations first")?
+pub(super) fn asks_by_its_words(text: &str) -> bool {
+    QUESTION_STATEMENT.is_match(text) || asks_by_word_order(text) || text.trim_end().ends_with(['?', '？'])
+}
+
 pub(super) fn is_question(text: &str) -> bool {
     if QUESTION_STATEMENT.is_match(text) || asks_by_word_order(text) {
         return true;

@@ -241,8 +241,17 @@ fn a_question_by_its_word_order_whatever_its_last_mark() {
         "Shouldn't url be remote",
         "Is our Phoenix work with feature parity currently still valid.",
         "How do we deploy staging.",
+        // A standing form's words, asked: "you have access to …" is a fact, asking it none.
+        "do you have access to past conversations about it",
+        "Don't forget to branch off main and not the current branch?",
     ] {
         assert_eq!(judge(asked, day(), false), Verdict::Drop(Dropped::Question), "{asked}");
+    }
+    for told in [
+        "you have access to the ssh keys, check the logs yourself",
+        "dont forget to branch off main and not the current branch",
+    ] {
+        assert!(kept(told).is_some(), "{told}");
     }
     // An auxiliary before a verb, "not" or an adverb is no question.
     for rule in
@@ -616,4 +625,21 @@ fn a_decision_line_the_engine_built_is_kept_whole() {
         ),
         Verdict::Drop(Dropped::Status)
     );
+}
+
+#[test]
+fn across_the_codebase_is_scope_across_a_planet_is_not() {
+    // What spans the project's code is a standing rule; a story's events are not.
+    for rule in [
+        "Service objects in app/services over fat models, that's the convention across this codebase.",
+        "Structured logging with the request id across all our services.",
+    ] {
+        assert!(kept(rule).is_some(), "{rule}");
+    }
+    for story in [
+        "When the ship went down, those records broke apart and scattered across this planet.",
+        "Then your ship went down. Its record broke apart across this planet.",
+    ] {
+        assert_eq!(kept(story), None, "{story}");
+    }
 }
