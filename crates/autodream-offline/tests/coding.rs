@@ -854,3 +854,27 @@ fn clauses_set_apart_with_dots_are_judged_one_by_one() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn it_continues_only_the_statement_right_before_it_and_one_it_can_stand_for() {
+    let (memory, _) = dream_turns(
+        "2026-01-12T10:00:00Z",
+        "2026-01-13T00:00:00Z",
+        &["Platform handbook, MkDocs Material. Style: warnings and notes are admonitions (!!! warning), \
+           never bold caps 'WARNING:'. Section owners are in CODEOWNERS. It's published to the internal \
+           S3 bucket handbook-site by the deploy job."],
+    );
+    // "It" is the handbook: neither the plural owners right before it nor the style rule
+    // further back.
+    assert!(current_holding(memory.path(), &["handbook-site", "CODEOWNERS"]).is_empty());
+    assert!(current_holding(memory.path(), &["handbook-site", "WARNING"]).is_empty());
+    assert_eq!(current_holding(memory.path(), &["CODEOWNERS"]).len(), 1);
+    assert_eq!(current_holding(memory.path(), &["WARNING"]).len(), 1);
+    // Where a thing deploys is a fact, said with the verb alone.
+    let (memory, _) = dream_turns(
+        "2026-05-12T10:00:00Z",
+        "2026-05-13T00:00:00Z",
+        &["Storybook auto-deploys to storybook.pulse.internal on merge."],
+    );
+    assert_eq!(current_holding(memory.path(), &["storybook.pulse.internal"]).len(), 1);
+}

@@ -190,7 +190,7 @@ static SPECIFIC: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are|was|were|lives?|runs?|listens?|serves?|uses?|goes|go|stays?|has|have|called|named|hosted|stored|kept|points?|holds?|sits?|comes? from|belongs?|means|requires?|needs?|owns?|handles|reviews|approves|manage|live|wrote|exists?)\b|是|在|用|叫|走|归|存|放|跑在|地址|端口|锁在",
+        r"(?i)\b(?:is|are|was|were|lives?|runs?|listens?|serves?|uses?|goes|go|stays?|has|have|called|named|hosted|stored|kept|points?|holds?|sits?|comes? from|belongs?|means|requires?|needs?|owns?|handles|reviews|approves|manage|live|wrote|exists?|(?:auto-)?deploy(?:s|ed)|publish(?:es|ed)|syncs|mirrors|defaults to|depends on)\b|是|在|用|叫|走|归|存|放|跑在|地址|端口|锁在",
     )
 });
 

@@ -455,6 +455,20 @@ pub fn bound_size(memos: &mut Vec<Memo>, max_bytes: usize) -> Vec<Memo> {
     out
 }
 
+/// Two sentences as one line: "A. B", or "甲。乙" (no space after a full-width stop).
+pub(super) fn one_after_another(first: &str, second: &str) -> String {
+    let first = terminate(first);
+    let gap = if first.ends_with(['。', '！', '？']) { "" } else { " " };
+    format!("{first}{gap}{second}")
+}
+
+/// `s` ending in a stop, by the renderer's rule.
+pub(super) fn terminate(s: &str) -> String {
+    let mut out = s.to_string();
+    crate::render::terminate(&mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,7 +59,7 @@ use autodream_core::memdir::{INDEX_FILE, write_atomic};
 use crate::orient::{ForeignFile, read_foreign_file};
 use confidence::Evidence;
 use durable::{Dropped, Verdict};
-use memo::{Memo, Source};
+use memo::{Memo, Source, one_after_another, terminate};
 use pointers::{DEMONSTRATIVE_SUBJECT, LISTED_ONE, introduces_the_project, names_the_project};
 pub(crate) use pointers::{has_hole, has_pronoun_subject};
 use provenance::Provenance;
@@ -274,7 +274,8 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         // mess of it") needs nothing before it.
         let hole = has_hole(&text);
         let continuation = pronoun_subject || hole;
-        if continuation && join_to_previous(&mut memos, &mut previous_kept, said, &text, |_| true) {
+        let agrees = |m: &Memo| pointers::agrees_in_number(&text, &m.text);
+        if continuation && join_to_previous(&mut memos, &mut previous_kept, said, &text, agrees) {
             continue;
         }
         // "We're going back to Google Maps. Mapbox changed their pricing again …": right after a
@@ -592,10 +593,12 @@ fn join_to_previous(
     else {
         return false;
     };
+    // A turn's memos share its source: its last memo holds the sentence before, or none does.
     let Some(m) = memos
         .iter_mut()
         .rev()
-        .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&source) && fits(m))
+        .find(|m| m.new && m.replaced.is_none() && m.sources.last() == Some(&source))
+        .filter(|m| fits(m))
     else {
         return false;
     };
@@ -664,20 +667,6 @@ pub(crate) fn with_the_order_before(order: &str, kept: &str) -> String {
 /// review." is one, though too short to be judged a request.
 pub(crate) fn is_an_order(why: Dropped, text: &str) -> bool {
     why == Dropped::Request || why == Dropped::Chatter && orders::is_imperative(text)
-}
-
-/// Two sentences as one line: "A. B", or "甲。乙" (no space after a full-width stop).
-fn one_after_another(first: &str, second: &str) -> String {
-    let first = terminate(first);
-    let gap = if first.ends_with(['。', '！', '？']) { "" } else { " " };
-    format!("{first}{gap}{second}")
-}
-
-/// `s` ending in a stop, by the renderer's rule.
-fn terminate(s: &str) -> String {
-    let mut out = s.to_string();
-    crate::render::terminate(&mut out);
-    out
 }
 
 fn write_if_changed(

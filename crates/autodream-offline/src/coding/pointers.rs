@@ -139,3 +139,35 @@ pub(crate) fn has_pronoun_subject(text: &str) -> bool {
     PRONOUN_SUBJECT.is_match(text) && !ALL_OF_IT.is_match(text) && !THE_PROJECT.is_match(text)
         || LISTED_ONE.is_match(text)
 }
+
+/// Can the singular pronoun that opens `text` ("It's published to …") stand for the subject of
+/// `before`, the statement it would continue? Not when that subject is plural ("Section owners
+/// are in CODEOWNERS"): "it" then stands for something said earlier, which a line built from
+/// the two would misname.
+pub(super) fn agrees_in_number(text: &str, before: &str) -> bool {
+    static SINGULAR: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^(?:now,?\s+)?it(?:'s|\s)").expect("valid regex"));
+    static PLURAL_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:(?:the|our|all|these|those|both|some|most)\s+)?(?:[\w-]+\s+){0,2}[\w-]*[^s\W]s\s+(?:are|were|have|live|go|need|get)\b")
+            .expect("valid regex")
+    });
+    let last = before.rsplit(". ").next().unwrap_or(before).trim_start();
+    !(SINGULAR.is_match(text) && PLURAL_SUBJECT.is_match(last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agrees_in_number;
+
+    #[test]
+    fn it_does_not_stand_for_a_plural_subject() {
+        let it = "It's published to the internal S3 bucket handbook-site by the deploy job.";
+        assert!(!agrees_in_number(it, "Section owners are in CODEOWNERS."));
+        assert!(!agrees_in_number(it, "The handbook uses MkDocs. Our docs pages live in docs/."));
+        assert!(agrees_in_number(it, "The handbook lives in docs/handbook."));
+        assert!(agrees_in_number(it, "Staging is at staging.example.com."));
+        // A plural word that is no subject ("This is …"), and "they" for a plural, join.
+        assert!(agrees_in_number(it, "This handbook is what new hires read first."));
+        assert!(agrees_in_number("They run on every push.", "The e2e tests are in e2e/."));
+    }
+}
