@@ -82,13 +82,28 @@ fn restricts(text: &str) -> bool {
     // "Tailwind only", "`pnpm` only": a tool or a name of code. "Bug report only" is the
     // pick of the moment among plain words (which form to fill in), not a rule.
     static ONLY_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i) only\b"));
+    // "No floats", "no malloc", "No H2": a tool, a name (capitalised after "no"), a name of
+    // code or a word of the trade.
+    // "No water", "no writing style" say what the user sees on the screen now.
+    let names_a_tool = |t: &str| !super::vocabulary::VOCABULARY.values_in(t).is_empty() || has_value(t);
+    let names_a_thing = |t: &str| {
+        names_a_tool(t)
+            || t.split(|c: char| !c.is_alphanumeric()).any(|w| {
+                w.starts_with(char::is_uppercase)
+                    || w.chars().any(|c| c.is_ascii_digit())
+                    || w.len() > 2
+                        && crate::text::surprise_of_key(&crate::text::word_key(w)) >= TRADE_WORD_SURPRISE
+            })
+    };
     match ONLY_WORD.find(text) {
-        Some(m) if !text[..m.start()].to_lowercase().starts_with("no ") => {
-            !super::vocabulary::VOCABULARY.values_in(text).is_empty() || has_value(text)
-        }
-        _ => true,
+        Some(m) if !text[..m.start()].to_lowercase().starts_with("no ") => names_a_tool(text),
+        _ => names_a_thing(text.get(3..).unwrap_or_default()),
     }
 }
+
+/// How rare in general English (in nats) a word must be to count as a word of the trade
+/// ("floats" 12.5, "tabs" 11.5; "water" 8.5, "style" 9.0).
+const TRADE_WORD_SURPRISE: f32 = 10.5;
 
 /// "We're using X", "We use X", "X is our Y".
 static USES_TOOL: LazyLock<Regex> =

@@ -643,3 +643,22 @@ fn across_the_codebase_is_scope_across_a_planet_is_not() {
         assert_eq!(kept(story), None, "{story}");
     }
 }
+
+#[test]
+fn no_and_a_thing_of_the_trade_is_a_rule_no_and_a_plain_word_is_not() {
+    for rule in
+        ["No floats.", "no malloc", "No H2.", "No emojis.", "no force unwraps, ever", "No Options API."]
+    {
+        assert_eq!(kept(rule), Some(Kind::Preference), "{rule}");
+    }
+    // What the user sees on the screen now: the water in a scene, the text of a story.
+    for seen in ["No water.", "no writing style", "No worries."] {
+        assert_eq!(kept(seen), None, "{seen}");
+    }
+}
+#[test]
+fn scratch_probe() {
+    for s in ["No H2.", "No H2", "No floats."] {
+        eprintln!("{s:?} -> {:?} r={}", judge(s, day(), false), restricts(s));
+    }
+}
