@@ -164,8 +164,12 @@ static RULE_OPENING: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:(?:we|you|it|they|this|that)(?:'ll| will)? )?(?:always|never|must(?:n'?t)?|should never|should not|don'?t ever)\b",
     )
 });
+/// "No, …", "Nope …", "no we use pnpm": the user sets the agent right. "No one likes …", "no
+/// need to …", "no water" open with the word, not the reply.
 static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:no|nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^(?:不对|不是|错了)[，,。 ]")
+    re(
+        r"(?i)^(?:nope|wrong|not quite|actually)\b[\s,.:;!—–-]+|^no(?:[,.:;!—–-][\s,.:;!—–-]*|\s+(?:no|nope|we|we'?re|you|you'?re|i|it|it'?s|its|that|that'?s|this|the|they|our|use|just|not|actually|wait|don'?t|dont|do)\b)|^(?:不对|不是|错了)[，,。 ]",
+    )
 });
 
 /// The sentence without its discourse lead-in, and whether that lead-in was a correction.
