@@ -176,7 +176,11 @@ impl OfflineExtractor {
         let mut out: Vec<String> = Vec::new();
         // The order said right before, in the same turn, that a sentence may make standing.
         let mut order_before: Option<&Said> = None;
+        // The sentence said right before, in the same turn, whatever became of it.
+        let mut said_before: Option<&Said> = None;
         for s in sentences {
+            let just_before =
+                said_before.replace(s).filter(|b| b.source == s.source && b.index + 1 == s.index);
             let kept = match durable::judge(&s.text, s.date, false) {
                 Verdict::Keep(kept) => kept,
                 Verdict::Drop(why) => {
@@ -190,6 +194,13 @@ impl OfflineExtractor {
             let text = match before {
                 Some(order) if kept.refers_back => coding::with_the_order_before(&order.text, &kept.text),
                 _ => kept.text.clone(),
+            };
+            // "She reviews every UI PR" says who only with the name the sentence before gives.
+            let text = match coding::with_the_person_named_before(&text, just_before.map(|b| b.text.as_str()))
+            {
+                Some(Some(named)) => named,
+                Some(None) => continue,
+                None => text,
             };
             // A sentence that leans on the one before it is a hole in a log of its own: a
             // dream keeps every sentence of a log entry, so the test is made here, as the
@@ -408,6 +419,20 @@ mod tests {
         let (turns, _) = run(tmp.path(), &text, 0, true);
         assert_eq!(turns.len(), 2);
         assert_eq!(turns[0].entries, ["Request Copilot review. Make that standard in your workflow."]);
+        assert!(turns[1].entries.is_empty(), "{:?}", turns[1].entries);
+    }
+
+    #[test]
+    fn she_is_logged_as_the_person_named_before_or_not_at_all() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text =
+            user("This needs to be in Storybook for Lena to check. she reviews every UI PR, design-wise.")
+                + &answer()
+                + &user("She reviews every UI PR, design-wise.")
+                + &answer();
+        let (turns, _) = run(tmp.path(), &text, 0, true);
+        assert_eq!(turns.len(), 2);
+        assert_eq!(turns[0].entries, ["Lena reviews every UI PR, design-wise."]);
         assert!(turns[1].entries.is_empty(), "{:?}", turns[1].entries);
     }
 

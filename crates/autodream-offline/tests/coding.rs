@@ -878,3 +878,24 @@ fn it_continues_only_the_statement_right_before_it_and_one_it_can_stand_for() {
     );
     assert_eq!(current_holding(memory.path(), &["storybook.pulse.internal"]).len(), 1);
 }
+
+#[test]
+fn she_or_he_is_written_as_the_one_person_named_before() {
+    let (memory, _) = dream_turns(
+        "2026-05-12T10:00:00Z",
+        "2026-05-13T00:00:00Z",
+        &[
+            "cool. the redesign ships Friday next week btw, so this needs to be in Storybook for Lena to \
+             check. she reviews every UI PR, design-wise.",
+            // Nobody named before it: nothing says who.
+            "He approves every release, always.",
+        ],
+    );
+    assert_eq!(
+        current_holding(memory.path(), &["reviews every UI PR"]),
+        vec!["- Lena reviews every UI PR, design-wise (2026-05-12).".to_string()]
+    );
+    let people = std::fs::read_to_string(memory.path().join("people.md")).unwrap();
+    assert!(people.contains("Lena reviews every UI PR"), "{people}");
+    assert!(current_holding(memory.path(), &["approves every release"]).is_empty());
+}

@@ -34,7 +34,8 @@ mod questions;
 
 use leads::{MEANINGFUL_LABEL, REMEMBER_LEAD, label};
 pub use leads::{names_the_rules_home, without_lead, writes_a_rule_down};
-use people::{about_the_user, in_third_person, names_a_person};
+pub(super) use people::names_a_person;
+use people::{about_the_user, in_third_person};
 use questions::{asks_by_its_words, is_question};
 
 /// A sentence judged worth keeping.

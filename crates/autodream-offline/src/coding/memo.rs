@@ -455,6 +455,15 @@ pub fn bound_size(memos: &mut Vec<Memo>, max_bytes: usize) -> Vec<Memo> {
     out
 }
 
+/// "That's how we do all tests here", "Make that standard in your workflow", with the order
+/// before it that it makes standing ("Please use table-driven tests." → "Use table-driven
+/// tests. That's how …").
+pub(crate) fn with_the_order_before(order: &str, kept: &str) -> String {
+    let (lead, _) = super::durable::without_lead(order);
+    let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
+    one_after_another(&crate::render::capitalise_first(lead), kept)
+}
+
 /// Two sentences as one line: "A. B", or "甲。乙" (no space after a full-width stop).
 pub(super) fn one_after_another(first: &str, second: &str) -> String {
     let first = terminate(first);

@@ -59,9 +59,10 @@ use autodream_core::memdir::{INDEX_FILE, write_atomic};
 use crate::orient::{ForeignFile, read_foreign_file};
 use confidence::Evidence;
 use durable::{Dropped, Verdict};
+pub(crate) use memo::with_the_order_before;
 use memo::{Memo, Source, one_after_another, terminate};
 use pointers::{DEMONSTRATIVE_SUBJECT, LISTED_ONE, introduces_the_project, names_the_project};
-pub(crate) use pointers::{has_hole, has_pronoun_subject};
+pub(crate) use pointers::{has_hole, has_pronoun_subject, with_the_person_named_before};
 use provenance::Provenance;
 use said::SaidIn;
 use subjects::Subject;
@@ -174,7 +175,7 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
     );
     for (said, verdict) in heard.sentences.iter().zip(verdicts.iter().cloned()) {
         let same_turn = |p: &(SaidIn, usize, String, bool)| p.0 == said.source && p.1 + 1 == said.index;
-        let kept = match verdict {
+        let mut kept = match verdict {
             Verdict::Keep(k) => k,
             Verdict::Drop(why) => {
                 // "… we're on v2 everywhere. model_validate, model_dump, etc.": a bare list of
@@ -215,6 +216,20 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
             *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
             previous = None;
             continue;
+        }
+        // "… for Lena to check. she reviews every UI PR": the person the sentence before names.
+        let before = previous.as_ref().filter(|p| same_turn(p)).map(|p| p.2.as_str());
+        match pointers::with_the_person_named_before(&text, before) {
+            Some(Some(named)) => {
+                kept.kind = if durable::names_a_person(&named) { durable::Kind::Person } else { kept.kind };
+                text = named;
+            }
+            Some(None) if !said.note => {
+                *tally.dropped.entry(Dropped::NotDurable).or_default() += 1;
+                previous = None;
+                continue;
+            }
+            _ => {}
         }
         previous = Some((said.source.clone(), said.index, said.text.clone(), false));
         let text = memo::tidy(&memo::without_repeated_dates(&crate::dates::resolve(&text, said.date)));
@@ -652,15 +667,6 @@ fn describe(subject: &Subject, project: &Path) -> String {
     } else {
         format!("{} in {project}", crate::render::capitalise_first(subject.about))
     }
-}
-
-/// "That's how we do all tests here", "Make that standard in your workflow", with the order
-/// before it that it makes standing ("Please use table-driven tests." → "Use table-driven
-/// tests. That's how …").
-pub(crate) fn with_the_order_before(order: &str, kept: &str) -> String {
-    let (lead, _) = durable::without_lead(order);
-    let lead = lead.trim_start_matches("Please ").trim_start_matches("please ");
-    one_after_another(&crate::render::capitalise_first(lead), kept)
 }
 
 /// Is a dropped sentence an order a sentence after it may refer back to? "request Copilot

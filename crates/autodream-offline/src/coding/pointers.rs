@@ -155,9 +155,73 @@ pub(super) fn agrees_in_number(text: &str, before: &str) -> bool {
     !(SINGULAR.is_match(text) && PLURAL_SUBJECT.is_match(last))
 }
 
+/// "She reviews every UI PR": a person's pronoun as the subject.
+static PERSON_PRONOUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:She|He|she|he)(?:'s|’s|\s)").expect("valid regex"));
+
+/// The sentence with its opening "she" or "he" replaced by the one person the sentence before
+/// names ("… for Lena to check. she reviews every UI PR" → "Lena reviews every UI PR"), or
+/// `None` when the sentence opens otherwise. `Some(None)`: it opens with the pronoun and the
+/// sentence before names no one person, so nothing says who.
+pub(crate) fn with_the_person_named_before(text: &str, before: Option<&str>) -> Option<Option<String>> {
+    let m = PERSON_PRONOUN.find(text)?;
+    let pronoun = m.as_str().trim_end();
+    let pronoun_len = pronoun.find(['\'', '’']).unwrap_or(pronoun.len());
+    Some(before.and_then(the_one_person_named).map(|name| format!("{name}{}", &text[pronoun_len..])))
+}
+
+/// The one person a sentence names: a capitalised word that is no English word, no day or
+/// month and no tool the vocabulary knows ("… in Storybook for Lena
+/// to check" → "Lena"). Two names, or none: `None`.
+fn the_one_person_named(sentence: &str) -> Option<&str> {
+    static NAME: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?:^|[\s(,;:])\p{Lu}\p{Ll}{2,}\b").expect("valid regex"));
+    static CALENDAR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$")
+            .expect("valid regex")
+    });
+    let mut names = NAME
+        .find_iter(sentence)
+        .map(|m| m.as_str().trim_start_matches([' ', '\t', '\n', '(', ',', ';', ':']))
+        .filter(|w| {
+            !CALENDAR.is_match(w)
+                && !crate::text::is_known_word(w)
+                && super::vocabulary::VOCABULARY.values_in(w).is_empty()
+        })
+        .collect::<Vec<_>>();
+    names.dedup();
+    match names.as_slice() {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::agrees_in_number;
+    use super::{agrees_in_number, with_the_person_named_before};
+
+    #[test]
+    fn she_is_the_one_person_named_just_before() {
+        let before =
+            "the redesign ships Friday next week btw, so this needs to be in Storybook for Lena to check.";
+        assert_eq!(
+            with_the_person_named_before("She reviews every UI PR, design-wise.", Some(before)),
+            Some(Some("Lena reviews every UI PR, design-wise.".to_string()))
+        );
+        assert_eq!(
+            with_the_person_named_before("she's the one who signs off.", Some("Ask Priya about pricing.")),
+            Some(Some("Priya's the one who signs off.".to_string()))
+        );
+        // Two people before it, or none: nothing says who.
+        assert_eq!(
+            with_the_person_named_before("She reviews every PR.", Some("Priya and Dana own billing.")),
+            Some(None)
+        );
+        assert_eq!(with_the_person_named_before("She reviews every PR.", None), Some(None));
+        // Not a person's pronoun.
+        assert_eq!(with_the_person_named_before("Shell scripts live in bin/.", Some(before)), None);
+        assert_eq!(with_the_person_named_before("Helm charts live in charts/.", Some(before)), None);
+    }
 
     #[test]
     fn it_does_not_stand_for_a_plural_subject() {

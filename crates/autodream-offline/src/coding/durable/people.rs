@@ -93,7 +93,7 @@ fn in_their_words(rest: &str) -> String {
 
 /// Has the sentence a name bound to a role ("Priya is the PM", "Dana owns the nightly jobs",
 /// "王磊是前端负责人")?
-pub(super) fn names_a_person(text: &str) -> bool {
+pub(crate) fn names_a_person(text: &str) -> bool {
     if !ROLE.is_match(text) {
         return false;
     }
