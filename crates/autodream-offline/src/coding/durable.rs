@@ -254,8 +254,12 @@ fn comma_splices(clause: &str) -> Vec<&str> {
 }
 
 fn is_cut_short(text: &str) -> bool {
+    // "… what about like the .": a stop after an article ends no sentence.
+    static ENDS_ON_ARTICLE: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?:\b(?i:the|an|my|our|your|their)|\b(?-i:a))\s*[.!]?$"));
     let t = text.trim_end();
-    !t.ends_with(['.', '!', '?', '。', '！', '？', ')', '）', '`', '"', '”']) && CUT_SHORT.is_match(t)
+    ENDS_ON_ARTICLE.is_match(t)
+        || !t.ends_with(['.', '!', '?', '。', '！', '？', ')', '）', '`', '"', '”']) && CUT_SHORT.is_match(t)
         || t.ends_with(':')
         || t.ends_with('：')
         || opens_an_aside_it_never_closes(t)
@@ -265,6 +269,7 @@ fn is_cut_short(text: &str) -> bool {
 /// never closes was cut out of something longer.
 fn opens_an_aside_it_never_closes(text: &str) -> bool {
     text.starts_with('(') && text.matches('(').count() > text.matches(')').count()
+        || text.starts_with('[') && text.matches('[').count() > text.matches(']').count()
 }
 
 fn has_hash(text: &str) -> bool {

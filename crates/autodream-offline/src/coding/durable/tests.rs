@@ -662,3 +662,17 @@ fn no_and_a_thing_of_the_trade_is_a_rule_no_and_a_plain_word_is_not() {
         assert_eq!(kept(seen), None, "{seen}");
     }
 }
+
+#[test]
+fn a_sentence_that_stops_on_an_article_or_opens_a_bracket_it_never_closes_is_cut_short() {
+    for cut in [
+        "[the description of the records shouldnt be just about the repairs what about like the .",
+        "We always deploy the.",
+        "(we use pnpm in this repo, never npm",
+    ] {
+        assert_eq!(judge(cut, day(), false), Verdict::Drop(Dropped::NotDurable), "{cut}");
+    }
+    for whole in ["We always deploy with option A.", "[Note] We use pnpm in this repo, never npm."] {
+        assert!(kept(whole).is_some(), "{whole}");
+    }
+}
