@@ -206,6 +206,14 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
     // "We should not display \"AGENTS.md\" for Copilot": a quoted string is a name shown or
     // said, not a word of the fact's subject.
     static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::text::re(r#""[^"\n]{1,60}"|“[^”\n]{1,60}”"#));
+    // "installs hooks using the wrapper script", "the git hooks": a tool's hooks, not the
+    // code's; "PR-AUC", "ROC-AUC": one name, whose first part is no pull request.
+    static NOT_THE_WORD: LazyLock<Regex> = LazyLock::new(|| {
+        crate::text::re(
+            r"(?i)\b(?:git|claude(?: code)?|pre-?commit|post-?commit|pre-?push|commit|agent|lifecycle|stop|session|husky|lefthook) hooks?\b|\binstall(?:s|ed|ing)? (?:the |our |its )?hooks?\b|\b\w+-(?-i:[A-Z]{2,})\b",
+        )
+    });
+    let text = &*NOT_THE_WORD.replace_all(text, "");
     let text = &*QUOTED.replace_all(text, "");
     let text = &*SOFTWARE_SERVER.replace_all(text, "");
     let text = &*TO_CHECK.replace_all(text, "");
@@ -298,6 +306,15 @@ mod tests {
         );
         assert_eq!(subject_of("The API is hosted on Render, region Frankfurt", Kind::Fact).slug, "deploys");
         assert_eq!(subject_of("We're moving forward with rust", Kind::Decision).slug, "stack");
+        // A tool's hooks are no code convention; a metric named with a dash is no pull request.
+        assert_eq!(
+            subject_of("Entire enable now installs hooks using the wrapper script by default", Kind::Fact)
+                .slug,
+            "project"
+        );
+        assert_eq!(subject_of("Custom hooks are named useSomething", Kind::Preference).slug, "conventions");
+        assert_eq!(subject_of("Headline metric is PR-AUC, always", Kind::Preference).slug, "project");
+        assert_eq!(subject_of("Every PR needs two approvals", Kind::Preference).slug, "git-workflow");
         // To squash is git's when it is done to commits, a branch or a merge; squashing bugs is
         // the game's.
         for git in [
