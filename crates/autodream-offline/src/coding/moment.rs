@@ -207,6 +207,17 @@ static THROUGH_A_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// "Seems the server is not correct", "It looks like the cache is stale", "Apparently …": an
 /// impression of the moment, not a fact.
+/// "I dont get the metal panel idea", "i dont really like the prose for the opening story":
+/// the user's reaction to what the agent just showed. A way named instead ("I don't like the
+/// builder here, use plain structs") or a standing word makes it a preference.
+static REACTION_TO_THE_THING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:i|we)\s+(?:really\s+|just\s+|honestly\s+)?(?:don'?t|do not)\s+(?:really\s+)?(?:like|love|get|understand)\s+(?:the|this|that|these|those|how|your|it|them|any of)\b",
+    )
+});
+static A_WAY_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\binstead\b|\brather\b|\bprefer|[,;:—–-]\s*(?:just\s+)?(?:use|go with|stick to|keep)\b")
+});
 static IMPRESSION: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^(?:it |this |that )?(?:seems|looks like|appears|sounds like)\b|^appar[ae]nte?ly\b|^(?:i (?:noticed|saw|see|can see|could see|found|notice|realised|realized))\b|, i (?:can|could) see\b",
@@ -394,6 +405,7 @@ pub fn of_the_moment(sentence: &str) -> Option<Dropped> {
         || WORK_STATE.is_match(s)
         || CODE_WALK.is_match(s)
         || IMPRESSION.is_match(s)
+        || REACTION_TO_THE_THING.is_match(s) && !A_WAY_INSTEAD.is_match(s)
         || TRIED.is_match(s)
         || YOUR_SITUATION.is_match(s)
         || YOU_DID.is_match(s) && !NOT_WHAT_YOU_DID.is_match(s) && !HOW_WE_DO_IT.is_match(s)

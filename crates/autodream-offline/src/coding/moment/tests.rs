@@ -342,3 +342,23 @@ fn facts_and_rules_in_the_same_forms_are_left_to_the_rules() {
         assert_eq!(of_the_moment(said), None, "{said}");
     }
 }
+
+#[test]
+fn a_reaction_to_what_was_just_shown_is_the_moment_a_way_named_instead_is_not() {
+    for said in [
+        "i dont get the metal panel idea",
+        "i dont really like the prose for the opening story in this game",
+        "I don't get the point of the new panel",
+        "We don't love these colours",
+    ] {
+        assert_eq!(of_the_moment(said), Some(Dropped::Status), "{said}");
+    }
+    for said in [
+        "I don't like the builder pattern here, use plain structs",
+        "I don't like the mocks, I prefer real databases in tests",
+        "We never like the generated clients, always write them by hand",
+        "I don't like em dashes in docs",
+    ] {
+        assert_eq!(of_the_moment(said), None, "{said}");
+    }
+}
