@@ -171,8 +171,8 @@ pub(crate) fn with_the_person_named_before(text: &str, before: Option<&str>) -> 
 }
 
 /// The one person a sentence names: a capitalised word that is no English word, no day or
-/// month and no tool the vocabulary knows ("… in Storybook for Lena
-/// to check" → "Lena"). Two names, or none: `None`.
+/// month and no tool the vocabulary knows ("… in Storybook for Lena to check" → "Lena"). Two
+/// names, or none: `None`.
 fn the_one_person_named(sentence: &str) -> Option<&str> {
     static NAME: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?:^|[\s(,;:])\p{Lu}\p{Ll}{2,}\b").expect("valid regex"));
@@ -189,6 +189,7 @@ fn the_one_person_named(sentence: &str) -> Option<&str> {
                 && super::vocabulary::VOCABULARY.values_in(w).is_empty()
         })
         .collect::<Vec<_>>();
+    names.sort_unstable();
     names.dedup();
     match names.as_slice() {
         [one] => Some(one),
@@ -209,7 +210,10 @@ mod tests {
             Some(Some("Lena reviews every UI PR, design-wise.".to_string()))
         );
         assert_eq!(
-            with_the_person_named_before("she's the one who signs off.", Some("Ask Priya about pricing.")),
+            with_the_person_named_before(
+                "she's the one who signs off.",
+                Some("Ask Priya, Priya knows pricing.")
+            ),
             Some(Some("Priya's the one who signs off.".to_string()))
         );
         // Two people before it, or none: nothing says who.
