@@ -170,24 +170,17 @@ pub(crate) fn with_the_person_named_before(text: &str, before: Option<&str>) -> 
     Some(before.and_then(the_one_person_named).map(|name| format!("{name}{}", &text[pronoun_len..])))
 }
 
-/// The one person a sentence names: a capitalised word that is no English word, no day or
-/// month and no tool the vocabulary knows ("… in Storybook for Lena to check" → "Lena"). Two
+/// The one person a sentence names: a capitalised word that is no English word (days and months
+/// are) and no tool the vocabulary knows ("… in Storybook for Lena to check" → "Lena"). Two
 /// names, or none: `None`.
 fn the_one_person_named(sentence: &str) -> Option<&str> {
     static NAME: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?:^|[\s(,;:])\p{Lu}\p{Ll}{2,}\b").expect("valid regex"));
-    static CALENDAR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$")
-            .expect("valid regex")
-    });
     let mut names = NAME
         .find_iter(sentence)
         .map(|m| m.as_str().trim_start_matches([' ', '\t', '\n', '(', ',', ';', ':']))
-        .filter(|w| {
-            !CALENDAR.is_match(w)
-                && !crate::text::is_known_word(w)
-                && super::vocabulary::VOCABULARY.values_in(w).is_empty()
-        })
+        // Days and months are English words of the frequency table.
+        .filter(|w| !crate::text::is_known_word(w) && super::vocabulary::VOCABULARY.values_in(w).is_empty())
         .collect::<Vec<_>>();
     names.sort_unstable();
     names.dedup();

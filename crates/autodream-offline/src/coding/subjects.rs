@@ -167,6 +167,27 @@ pub fn all() -> Vec<Subject> {
     v
 }
 
+/// Words that look like a subject's and are not, left out before a fact's subject words are
+/// counted (one pass of their alternation).
+const NOT_A_SUBJECT_PARTS: &[&str] = &[
+    // "an MCP server based on the pup CLI", "the language server": a server the project is or
+    // runs on a laptop is software, not a place it is deployed to.
+    r"\b(?:mcp|language|lsp|local|mock|stub) servers?\b",
+    // "You can check everything on the server", "check anything fancy against that": to check
+    // is to look, not a CI check.
+    r"\b(?:can|could|to|please|will|would|should|must|you|we|i|and|then|also|first|always|never|just|double-?)[ -]check\b",
+    // "We should not display \"AGENTS.md\" for Copilot": a quoted string is a name shown or
+    // said, not a word of the fact's subject.
+    r#""[^"\n]{1,60}"|“[^”\n]{1,60}”"#,
+    // "installs hooks using the wrapper script", "the git hooks": a tool's hooks, not the
+    // code's.
+    r"\b(?:git|claude(?: code)?|pre-?commit|post-?commit|pre-?push|commit|agent|lifecycle|stop|session|husky|lefthook) hooks?\b|\binstall(?:s|ed|ing)? (?:the |our |its )?hooks?\b",
+    // "PR-AUC", "ROC-AUC": one name, whose first part is no pull request.
+    r"\b\w+-(?-i:[A-Z]{2,})\b",
+];
+static NOT_A_SUBJECT: LazyLock<Regex> =
+    LazyLock::new(|| crate::text::re(&format!("(?i){}", NOT_A_SUBJECT_PARTS.join("|"))));
+
 /// The subject file of a kept sentence.
 pub fn subject_of(text: &str, kind: Kind) -> Subject {
     match kind {
@@ -192,31 +213,7 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
         })
         .map(|(category, _)| subject_of_category(category))
         .collect();
-    // "an MCP server based on the pup CLI", "the language server": a server the project is or
-    // runs on a laptop is software, not a place it is deployed to.
-    static SOFTWARE_SERVER: LazyLock<Regex> =
-        LazyLock::new(|| crate::text::re(r"(?i)\b(?:mcp|language|lsp|local|mock|stub) servers?\b"));
-    // "You can check everything on the server", "check anything fancy against that": to check
-    // is to look, not a CI check.
-    static TO_CHECK: LazyLock<Regex> = LazyLock::new(|| {
-        crate::text::re(
-            r"(?i)\b(?:can|could|to|please|will|would|should|must|you|we|i|and|then|also|first|always|never|just|double-?)[ -]check\b",
-        )
-    });
-    // "We should not display \"AGENTS.md\" for Copilot": a quoted string is a name shown or
-    // said, not a word of the fact's subject.
-    static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::text::re(r#""[^"\n]{1,60}"|“[^”\n]{1,60}”"#));
-    // "installs hooks using the wrapper script", "the git hooks": a tool's hooks, not the
-    // code's; "PR-AUC", "ROC-AUC": one name, whose first part is no pull request.
-    static NOT_THE_WORD: LazyLock<Regex> = LazyLock::new(|| {
-        crate::text::re(
-            r"(?i)\b(?:git|claude(?: code)?|pre-?commit|post-?commit|pre-?push|commit|agent|lifecycle|stop|session|husky|lefthook) hooks?\b|\binstall(?:s|ed|ing)? (?:the |our |its )?hooks?\b|\b\w+-(?-i:[A-Z]{2,})\b",
-        )
-    });
-    let text = &*NOT_THE_WORD.replace_all(text, "");
-    let text = &*QUOTED.replace_all(text, "");
-    let text = &*SOFTWARE_SERVER.replace_all(text, "");
-    let text = &*TO_CHECK.replace_all(text, "");
+    let text = &*NOT_A_SUBJECT.replace_all(text, "");
     let mut best: Option<(usize, Subject)> = None;
     for (subject, re) in COMPILED.iter() {
         let hits = re.find_iter(text).count() + named.iter().filter(|s| **s == subject.slug).count();
@@ -243,101 +240,63 @@ mod tests {
 
     #[test]
     fn facts_go_to_the_subject_they_talk_about() {
-        assert_eq!(
-            subject_of("Use pnpm for installs, scripts, everything.", Kind::Preference).slug,
-            "package-manager"
-        );
-        assert_eq!(subject_of("Specs live in spec/, we use RSpec.", Kind::Correction).slug, "testing");
-        assert_eq!(
-            subject_of("CI is GitHub Actions now, workflow is .github/workflows/ci.yml.", Kind::Update).slug,
-            "ci"
-        );
-        assert_eq!(subject_of("Priya is the PM for billing.", Kind::Person).slug, "people");
-        // "Actions" alone are things to do; GitHub's are CI.
-        assert_eq!(
-            subject_of(
+        let cases = [
+            ("Use pnpm for installs, scripts, everything.", Kind::Preference, "package-manager"),
+            ("Specs live in spec/, we use RSpec.", Kind::Correction, "testing"),
+            ("CI is GitHub Actions now, workflow is .github/workflows/ci.yml.", Kind::Update, "ci"),
+            ("Priya is the PM for billing.", Kind::Person, "people"),
+            // "Actions" alone are things to do; GitHub's are CI.
+            (
                 "Postmortem drafted; open actions: retries must reuse the idempotency key.",
-                Kind::Fact
-            )
-            .slug,
-            "references"
-        );
-        assert_eq!(subject_of("The release runs in GitHub Actions.", Kind::Fact).slug, "ci");
-        assert_eq!(
-            subject_of("The runbook is docs/runbooks/rebalance-storm.md.", Kind::Reference).slug,
-            "references"
-        );
-        assert_eq!(subject_of("The service answers on 8081.", Kind::Fact).slug, "project");
-        // A server the project is, or runs locally, is no deploy target; the staging one is.
-        assert_eq!(
-            subject_of("Use /mcp-builder to build an MCP server based on the pup CLI", Kind::Preference).slug,
-            "project"
-        );
-        assert_eq!(subject_of("SSH into the staging server to read the logs.", Kind::Fact).slug, "deploys");
-        // To check is to look, not a CI check; a CI check and a CI runner are CI.
-        assert_eq!(
-            subject_of("You can check everything on the server yourself, you have the ssh keys", Kind::Fact)
-                .slug,
-            "deploys"
-        );
-        assert_eq!(subject_of("The release needs a green lint check", Kind::Fact).slug, "ci");
-        assert_eq!(subject_of("We can solve that using GitHub runners on PR's", Kind::Fact).slug, "ci");
-        assert_eq!(subject_of("Flash with `west flash --runner jlink`", Kind::Preference).slug, "project");
-        // Where the code is hosted says nothing of git workflow; what is shown to users is no
-        // snapshot test.
-        assert_eq!(
-            subject_of("Do not wrap long lines in the markdown, GitHub renders them as newlines", Kind::Fact)
-                .slug,
-            "project"
-        );
-        assert_eq!(
-            subject_of("Full schema should not be updated ever, it is a point in time snapshot", Kind::Fact)
-                .slug,
-            "project"
-        );
-        assert_eq!(
-            subject_of("Update the snapshot tests with `cargo insta review`", Kind::Fact).slug,
-            "testing"
-        );
-        // A tool whose name is a word counts when written as a name.
-        assert_eq!(
-            subject_of("There's no reason to have the web render anything differently", Kind::Fact).slug,
-            "project"
-        );
-        assert_eq!(subject_of("The API is hosted on Render, region Frankfurt", Kind::Fact).slug, "deploys");
-        assert_eq!(subject_of("We're moving forward with rust", Kind::Decision).slug, "stack");
-        // A tool's hooks are no code convention; a metric named with a dash is no pull request.
-        assert_eq!(
-            subject_of("Entire enable now installs hooks using the wrapper script by default", Kind::Fact)
-                .slug,
-            "project"
-        );
-        assert_eq!(subject_of("Custom hooks are named useSomething", Kind::Preference).slug, "conventions");
-        assert_eq!(subject_of("Headline metric is PR-AUC, always", Kind::Preference).slug, "project");
-        assert_eq!(subject_of("Every PR needs two approvals", Kind::Preference).slug, "git-workflow");
-        // To squash is git's when it is done to commits, a branch or a merge; squashing bugs is
-        // the game's.
-        for git in [
-            "We always squash.",
-            "Squash-merge every PR, never rebase-merge",
-            "Squash the fixup commits before review",
-            "Squash them into one before merging",
-        ] {
-            assert_eq!(subject_of(git, Kind::Preference).slug, "git-workflow", "{git}");
-        }
-        assert_eq!(
-            subject_of("In the game all the user does is squash bugs and pick up lifepoints", Kind::Fact)
-                .slug,
-            "project"
-        );
-        // The tools a fact names say its subject when its words do not.
-        assert_eq!(
-            subject_of(
+                Kind::Fact,
+                "references",
+            ),
+            ("The release runs in GitHub Actions.", Kind::Fact, "ci"),
+            ("The runbook is docs/runbooks/rebalance-storm.md.", Kind::Reference, "references"),
+            ("The service answers on 8081.", Kind::Fact, "project"),
+            // A server the project is, or runs locally, is no deploy target; the staging one is.
+            ("Use /mcp-builder to build an MCP server based on the pup CLI", Kind::Preference, "project"),
+            ("SSH into the staging server to read the logs.", Kind::Fact, "deploys"),
+            // To check is to look, not a CI check; a CI check and a CI runner are CI.
+            ("You can check everything on the server yourself, you have the ssh keys", Kind::Fact, "deploys"),
+            ("The release needs a green lint check", Kind::Fact, "ci"),
+            ("We can solve that using GitHub runners on PR's", Kind::Fact, "ci"),
+            ("Flash with `west flash --runner jlink`", Kind::Preference, "project"),
+            // Where the code is hosted says nothing of git workflow; what is shown to users is
+            // no snapshot test.
+            (
+                "Do not wrap long lines in the markdown, GitHub renders them as newlines",
+                Kind::Fact,
+                "project",
+            ),
+            ("Full schema should not be updated ever, it is a point in time snapshot", Kind::Fact, "project"),
+            ("Update the snapshot tests with `cargo insta review`", Kind::Fact, "testing"),
+            // A tool whose name is a word counts when written as a name.
+            ("There's no reason to have the web render anything differently", Kind::Fact, "project"),
+            ("The API is hosted on Render, region Frankfurt", Kind::Fact, "deploys"),
+            ("We're moving forward with rust", Kind::Decision, "stack"),
+            // A tool's hooks are no code convention; a metric named with a dash is no pull
+            // request.
+            ("Entire enable now installs hooks using the wrapper script by default", Kind::Fact, "project"),
+            ("Custom hooks are named useSomething", Kind::Preference, "conventions"),
+            ("Headline metric is PR-AUC, always", Kind::Preference, "project"),
+            ("Every PR needs two approvals", Kind::Preference, "git-workflow"),
+            // To squash is git's when it is done to commits, a branch or a merge; squashing bugs
+            // is the game's.
+            ("We always squash.", Kind::Preference, "git-workflow"),
+            ("Squash-merge every PR, never rebase-merge", Kind::Preference, "git-workflow"),
+            ("Squash the fixup commits before review", Kind::Preference, "git-workflow"),
+            ("Squash them into one before merging", Kind::Preference, "git-workflow"),
+            ("In the game all the user does is squash bugs and pick up lifepoints", Kind::Fact, "project"),
+            // The tools a fact names say its subject when its words do not.
+            (
                 "Plain C99 + raylib 5, single Makefile, and we ship a web build via emscripten.",
-                Kind::Preference
-            )
-            .slug,
-            "stack"
-        );
+                Kind::Preference,
+                "stack",
+            ),
+        ];
+        for (fact, kind, slug) in cases {
+            assert_eq!(subject_of(fact, kind).slug, slug, "{fact}");
+        }
     }
 }
