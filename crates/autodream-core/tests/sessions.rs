@@ -264,6 +264,80 @@ fn binary_bytes_are_skipped_and_never_fatal() {
 }
 
 #[test]
+fn the_file_writes_of_a_sessions_sub_agents_are_read_into_it_where_they_happened() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let id = "0ea9b4b6-40e9-407b-8bb5-a31903367d21";
+    let main = dir.path().join(format!("{id}.jsonl"));
+    let line = |time: &str, body: &str| format!(r#"{{"type":"{body}","timestamp":"{time}""#);
+    let user = |time: &str, text: &str| {
+        format!(r#"{},"uuid":"{time}","message":{{"role":"user","content":"{text}"}}}}"#, line(time, "user"))
+    };
+    let edit = |time: &str, path: &str, added: &str| {
+        format!(
+            r#"{},"uuid":"e{time}","message":{{"content":[{{"type":"tool_use","id":"t{time}","name":"Edit","input":{{"file_path":"{path}","old_string":"","new_string":"{added}"}}}}]}}}}"#,
+            line(time, "assistant")
+        )
+    };
+    fs::write(
+        &main,
+        [
+            user("2026-02-21T01:00:00Z", "document it and reference it in memory"),
+            // A client of 2.1.4x records the executor's write in the session too: once is enough.
+            format!(
+                r#"{},"data":{{"type":"agent_progress","message":{}}}}}"#,
+                line("2026-02-21T01:20:00Z", "progress"),
+                edit("2026-02-21T01:20:00Z", "/p/memory/MEMORY.md", "- Always consult docs/X.md")
+            ),
+            user("2026-02-21T02:00:00Z", "thanks, now open a PR"),
+        ]
+        .join("\n"),
+    )
+    .expect("write");
+    let agents = dir.path().join(id).join("subagents");
+    fs::create_dir_all(agents.join("workflow-1")).expect("mkdir");
+    // The executor reads, then writes the memory file; a workflow's agent one folder deeper.
+    fs::write(
+        agents.join("agent-a1.jsonl"),
+        [
+            format!(
+                r#"{},"uuid":"r1","message":{{"content":[{{"type":"tool_use","id":"r","name":"Read","input":{{"file_path":"/p/memory/MEMORY.md"}}}}]}}}}"#,
+                line("2026-02-21T01:10:00Z", "assistant")
+            ),
+            edit("2026-02-21T01:20:00Z", "/p/memory/MEMORY.md", "- Always consult docs/X.md"),
+            "{not json".to_string(),
+        ]
+        .join("\n"),
+    )
+    .expect("write");
+    fs::write(
+        agents.join("workflow-1").join("agent-b2.jsonl"),
+        edit("2026-02-21T03:00:00Z", "/p/src/lib.rs", "fn main() {}"),
+    )
+    .expect("write");
+    // Not a sub-agent's transcript: left alone.
+    fs::write(agents.join("notes.jsonl"), edit("2026-02-21T01:30:00Z", "/p/x.md", "no")).expect("write");
+
+    let parsed =
+        parse_session_file(&session_file_for(&main).expect("stat"), SessionFormat::Auto).expect("read");
+    let seen: Vec<(Role, TurnKind, usize, &str)> =
+        parsed.turns.iter().map(|t| (t.role, t.kind, t.line, &t.text[..t.text.len().min(20)])).collect();
+    assert_eq!(
+        seen,
+        [
+            (Role::User, TurnKind::Conversation, 1, "document it and refe"),
+            (Role::Assistant, TurnKind::ToolNoise, 2, "Edit: {\"file_path\":\""),
+            (Role::User, TurnKind::Conversation, 3, "thanks, now open a P"),
+            (Role::Assistant, TurnKind::ToolNoise, 3, "Edit: {\"file_path\":\""),
+        ]
+    );
+    assert!(parsed.turns[1].text.contains("Always consult docs/X.md"));
+    assert!(parsed.turns[3].text.contains("/p/src/lib.rs"));
+    assert!(parsed.turns.iter().all(|t| t.session == id));
+    // The session's own lines are what is counted: the sub-agent's bad line is not the session's.
+    assert_eq!(parsed.skipped_lines, 0);
+}
+
+#[test]
 fn a_missing_file_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().expect("temp dir");
     assert!(session_file_for(&dir.path().join("gone.jsonl")).is_err());

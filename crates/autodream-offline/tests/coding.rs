@@ -509,6 +509,35 @@ fn what_the_user_asked_to_remember_and_the_agent_wrote_to_memory_is_kept_and_a_w
 }
 
 #[test]
+fn what_a_sub_agent_wrote_to_memory_on_the_users_request_is_kept_with_the_documents_it_points_to() {
+    let added = "## Metadata Schema Documentation\n- **Schema reference:** `docs/METADATA_SCHEMAS.md` -- all metadata objects\n- **Evolution protocol:** `docs/METADATA_EVOLUTION_PROTOCOL.md` -- how they evolve\n- **ALWAYS consult these docs** before any ticket that adds/removes/changes fields on metadata objects\n";
+    let entries = [
+        // The request, through a slash command: the client's markup around the user's words.
+        serde_json::json!({"type": "user", "timestamp": "2026-02-21T01:00:00Z", "message": {"role": "user",
+            "content": "<command-name>/gsd:quick</command-name>\n<command-args>create a formal metadata schema evolution protocol. Ensure that this documentation is referenced in claude memory for future tickets that make changes to the metadata.</command-args>"}}),
+        serde_json::json!({"type": "assistant", "timestamp": "2026-02-21T01:01:00Z", "message": {"role": "assistant",
+            "content": [{"type": "tool_use", "id": "task", "name": "Task", "input": {"prompt": "Execute the quick task"}}]}}),
+        // The executor's write, recorded in the session as a progress entry.
+        serde_json::json!({"type": "progress", "timestamp": "2026-02-21T01:48:59Z", "data": {"type": "agent_progress",
+            "prompt": "Execute the quick task", "message": {"type": "assistant", "timestamp": "2026-02-21T01:48:59Z",
+            "message": {"content": [{"type": "tool_use", "id": "e1", "name": "Edit", "input": {
+                "file_path": "/Users/dev/.claude/projects/-app/memory/MEMORY.md", "old_string": "# Memory",
+                "new_string": format!("# Memory\n\n{added}")}}]}}}}),
+        serde_json::json!({"type": "user", "timestamp": "2026-02-21T02:00:00Z",
+            "message": {"role": "user", "content": "ok lets get a pr up for this"}}),
+    ];
+    let memory = dream_claude_entries(&entries, "2026-02-21T02:01:00Z", "2026-02-22T00:00:00Z");
+    let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, l)| l).collect();
+    assert!(
+        lines.iter().any(|l| l
+            == "- ALWAYS consult `docs/METADATA_SCHEMAS.md` and `docs/METADATA_EVOLUTION_PROTOCOL.md` before any ticket that adds/removes/changes fields on metadata objects (2026-02-21)."),
+        "{lines:?}"
+    );
+    let index = std::fs::read_to_string(memory.path().join("MEMORY.md")).unwrap();
+    assert!(index.contains("METADATA_EVOLUTION_PROTOCOL"), "{index}");
+}
+
+#[test]
 fn a_clause_left_by_a_supersession_stays_only_if_it_reads_on_its_own() {
     let tmp = tempfile::tempdir().unwrap();
     let memory = tmp.path();

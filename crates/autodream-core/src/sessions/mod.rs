@@ -12,6 +12,7 @@ mod generic;
 mod line;
 mod listing;
 mod parse;
+mod subagents;
 mod turn;
 
 pub use listing::{SessionFile, SessionWindow, count_touched_since, list_sessions, touched_since};

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::line::LineOutcome;
 use super::listing::SessionFile;
-use super::{SessionError, SessionFormat, Turn, claude, codex, gemini, generic};
+use super::{SessionError, SessionFormat, Turn, claude, codex, gemini, generic, subagents};
 
 /// A parsed transcript.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -92,7 +92,11 @@ pub fn parse_session(file: SessionFile, text: &str, format: SessionFormat) -> Pa
         };
         let outcome = match format {
             SessionFormat::Claude | SessionFormat::Auto => {
-                claude::parse_line(&value, &file.id, i + 1, &mut state, &mut turns)
+                let outcome = claude::parse_line(&value, &file.id, i + 1, &mut state, &mut turns);
+                if value.get("type").and_then(Value::as_str) == Some("progress") {
+                    subagents::progress_writes(line, &file.id, i + 1, &mut turns);
+                }
+                outcome
             }
             SessionFormat::Generic => generic::parse_line(&value, &file.id, i + 1, &mut turns),
             SessionFormat::Codex => codex::parse_line(&value, &file.id, i + 1, &mut turns),
@@ -109,7 +113,11 @@ pub fn parse_session(file: SessionFile, text: &str, format: SessionFormat) -> Pa
 pub fn parse_session_file(file: &SessionFile, format: SessionFormat) -> Result<ParsedSession, SessionError> {
     let bytes = std::fs::read(&file.path)
         .map_err(|source| SessionError::ReadFile { path: file.path.clone(), source })?;
-    Ok(parse_session(file.clone(), &text_of(bytes), format))
+    let mut parsed = parse_session(file.clone(), &text_of(bytes), format);
+    if parsed.format == SessionFormat::Claude {
+        subagents::add_file_writes(&file.path, &mut parsed.turns);
+    }
+    Ok(parsed)
 }
 
 /// A transcript's bytes as text, invalid UTF-8 replaced. Valid text (nearly every file) is
@@ -147,5 +155,43 @@ mod tests {
         assert_eq!(detect_format(legacy), Some(SessionFormat::Codex));
         assert_eq!(detect_format(r#"{"role":"user","content":"hi"}"#), Some(SessionFormat::Generic));
         assert_eq!(detect_format("{\n  \"a\": 1\n}"), None);
+    }
+
+    use crate::sessions::{Role, TurnKind};
+
+    #[test]
+    fn a_sub_agents_file_writes_recorded_as_progress_are_tool_calls_and_nothing_else_of_it() {
+        let file =
+            SessionFile { id: "s".into(), path: "s.jsonl".into(), modified_at: jiff::Timestamp::UNIX_EPOCH };
+        let progress = |message: &str| {
+            format!(
+                r#"{{"type":"progress","timestamp":"2026-02-21T01:48:00Z","data":{{"type":"agent_progress","prompt":"Execute the task","message":{message}}}}}"#
+            )
+        };
+        let text = [
+            r#"{"type":"user","message":{"role":"user","content":"document it and reference it in memory"}}"#.to_string(),
+            // The sub-agent reads (no turn), writes (a turn), gets a result (no turn).
+            progress(
+                r#"{"type":"assistant","timestamp":"2026-02-21T01:48:47Z","message":{"content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/p/memory/MEMORY.md"}}]}}"#,
+            ),
+            progress(
+                r#"{"type":"assistant","timestamp":"2026-02-21T01:48:59Z","message":{"content":[{"type":"tool_use","id":"t2","name":"Edit","input":{"file_path":"/p/memory/MEMORY.md","old_string":"a","new_string":"a\n- Always consult docs/X.md"}}]}}"#,
+            ),
+            progress(
+                r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"updated"}]}}"#,
+            ),
+            r#"{"type":"progress","data":{"type":"hook_progress","hookName":"Stop"}}"#.to_string(),
+            // A progress entry of some other shape is known and yields nothing.
+            r#"{"type":"progress","data":{"type":"agent_progress","message":"text"}}"#.to_string(),
+        ]
+        .join("\n");
+        let parsed = parse_session(file, &text, SessionFormat::Claude);
+        assert_eq!(parsed.skipped_lines, 0);
+        let tools: Vec<&Turn> = parsed.turns.iter().filter(|t| t.kind == TurnKind::ToolNoise).collect();
+        assert_eq!(tools.len(), 1, "{tools:?}");
+        assert_eq!(tools[0].role, Role::Assistant);
+        assert_eq!(tools[0].line, 3);
+        assert!(tools[0].text.starts_with("Edit: {") && tools[0].text.contains("Always consult docs/X.md"));
+        assert_eq!(tools[0].time, Some("2026-02-21T01:48:59Z".parse().unwrap()));
     }
 }

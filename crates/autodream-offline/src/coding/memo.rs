@@ -296,65 +296,6 @@ pub fn topic_file(
     out
 }
 
-/// The most telling part of a fact within `max_chars`, for an index hook: the whole
-/// sentence when it fits, else its longest leading run of whole clauses (before a reason or
-/// an aside in parentheses too), else a cut at a
-/// word boundary marked with "…".
-pub fn gist(text: &str, max_chars: usize) -> String {
-    let text = text.trim().trim_end_matches(['.', '。']);
-    if text.chars().count() <= max_chars {
-        return text.to_string();
-    }
-    let mut best: Option<&str> = None;
-    // An aside in parentheses and a reason are what an index hook can do without.
-    // So is a second clause ("Plain C99 + raylib 5, single Makefile, and we ship …").
-    for cut in
-        ["; ", " — ", ", so ", ", because ", " because ", " (", ". ", ", and ", ", but ", "；", "。", "，"]
-    {
-        for (pos, _) in text.match_indices(cut) {
-            let head = &text[..pos];
-            // Inside a code span ("`xcodebuild test ... -only-testing:X`") nothing is a clause.
-            if !head.matches('`').count().is_multiple_of(2) {
-                continue;
-            }
-            let n = head.chars().count();
-            if n <= max_chars && n >= 12 && best.is_none_or(|b| n > b.chars().count()) {
-                best = Some(head);
-            }
-        }
-    }
-    // A list of commands ("Verify changes with `a`, `b`, `c`") is cut after a whole one.
-    if best.is_none() {
-        for (pos, _) in text.match_indices("`, `") {
-            let head = &text[..=pos];
-            let n = head.chars().count();
-            if n <= max_chars && n >= 12 && head.matches('`').count().is_multiple_of(2) {
-                best = Some(head);
-            }
-        }
-    }
-    if let Some(b) = best {
-        return b.to_string();
-    }
-    let mut out = String::new();
-    for word in text.split(' ') {
-        if out.chars().count() + word.chars().count() + 2 > max_chars {
-            break;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    if out.is_empty() {
-        out = text.chars().take(max_chars.saturating_sub(1)).collect();
-    }
-    // "… `xcodebuild build`…", not "… `xcodebuild build`,…".
-    out.truncate(out.trim_end_matches([',', ';', ':']).len());
-    out.push('…');
-    out
-}
-
 /// A continuation, an aside or a list label: not a statement that stands on its own.
 static NOT_A_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[(\[{,;:.…-]|[A-Za-z0-9][).]\s|E\.g\.|I\.e\.|(?:No|Nah|Or|And|But|So|Which|Yeah|Yes|Ok|Okay|Well|Also|Then)\b)")
@@ -416,8 +357,8 @@ pub fn hook(memos: &[&Memo], max_chars: usize) -> String {
         // is told whole ("… only through Flyway — never edit an applied migration").
         let share =
             if i + 1 < count && !super::kinds::is_rule(&m.text) { room.min(max_chars * 3 / 5) } else { room };
-        let g = match gist(&m.text, share) {
-            cut if cut.ends_with('…') => gist(&m.text, room),
+        let g = match super::gist::gist(&m.text, share) {
+            cut if cut.ends_with('…') => super::gist::gist(&m.text, room),
             g => g,
         };
         // A decision cut before what was chosen ("Transcript Size") names nothing.
@@ -481,33 +422,6 @@ pub(super) fn terminate(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_gist_leaves_out_the_aside_and_the_reason() {
-        assert_eq!(
-            gist("Use table driven tests where possible (also for already created tests in e2e)", 45),
-            "Use table driven tests where possible"
-        );
-        assert_eq!(
-            gist(
-                "If the function is self-explanatory, no comment is needed at all because the signature and the code read naturally",
-                80
-            ),
-            "If the function is self-explanatory, no comment is needed at all"
-        );
-        assert_eq!(
-            gist("Plain C99 + raylib 5, single Makefile, and we ship a web build via emscripten", 60),
-            "Plain C99 + raylib 5, single Makefile"
-        );
-        // A clause mark inside a code span is the command's, not a boundary.
-        assert_eq!(
-            gist(
-                "Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `xcodebuild build`, `npm run build`",
-                90
-            ),
-            "Verify changes with `xcodebuild test ... -only-testing:VaultTests`, `xcodebuild build`"
-        );
-    }
 
     #[test]
     fn a_line_loses_what_it_was_typed_with() {

@@ -25,6 +25,7 @@ pub mod dated;
 pub mod declared;
 pub mod durable;
 pub mod forget;
+pub mod gist;
 pub mod kinds;
 pub mod memo;
 pub mod moment;

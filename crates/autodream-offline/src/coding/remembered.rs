@@ -47,6 +47,25 @@ pub fn asks_to_remember(turn: &str) -> bool {
     ASKS_TO_REMEMBER.is_match(turn)
 }
 
+/// A document a line of memory names: "`docs/METADATA_EVOLUTION_PROTOCOL.md`", "README.md".
+static DOCUMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"`[\w./-]+\.(?:md|mdx|txt|rst|adoc)`|(?-u:\b)[\w./-]+\.(?:md|mdx|rst|adoc)(?-u:\b)")
+});
+
+/// "these docs", "both files": a pointer to the documents the lines above named.
+static THESE_DOCUMENTS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(?-u:\b)(?:these|those|both|the two) (?:docs|documents|files|guides)(?-u:\b)"));
+
+/// "ALWAYS consult these docs before …", the lines above having named two documents: the
+/// rule says which ("ALWAYS consult `docs/SCHEMAS.md` and `docs/PROTOCOL.md` before …"); a
+/// later session reads it without the lines around it.
+fn with_the_documents_named_before(statement: &str, named: &[String]) -> String {
+    if named.is_empty() || !THESE_DOCUMENTS.is_match(statement) {
+        return statement.to_string();
+    }
+    THESE_DOCUMENTS.replace(statement, named.join(" and ").replace('$', "$$")).into_owned()
+}
+
 /// The statements an Edit or Write call adds to a memory file, markup removed; `None` when
 /// the call writes somewhere else.
 pub fn memory_write(tool_text: &str) -> Option<Vec<String>> {
@@ -58,11 +77,22 @@ pub fn memory_write(tool_text: &str) -> Option<Vec<String>> {
     let added = field(input, "new_string").or_else(|| field(input, "content"))?;
     let before = field(input, "old_string").unwrap_or_default();
     let old: std::collections::HashSet<&str> = before.lines().map(str::trim).collect();
+    // The documents the lines name, in order: "these docs" in a later line means them.
+    let mut named: Vec<String> = Vec::new();
     let statements: Vec<String> = added
         .lines()
         .map(str::trim)
         .filter(|l| !old.contains(l))
         .filter_map(statement)
+        .map(|s| {
+            let said = with_the_documents_named_before(&s, &named);
+            for path in DOCUMENT.find_iter(&s) {
+                if !named.iter().any(|n| n == path.as_str()) {
+                    named.push(path.as_str().to_string());
+                }
+            }
+            said
+        })
         // The rules of what was written ("Every new entity MUST have …"); the story of the
         // incident around them ("Phase 14 hit this exact bug …") is the session's.
         .filter(|s| super::kinds::is_rule(s) || super::orders::STANDING_IMPERATIVE.is_match(s))
@@ -155,6 +185,23 @@ mod tests {
         // Anywhere else is the agent's work, not memory.
         assert_eq!(memory_write(&call.replace("/memory/MEMORY.md", "/src/notes.md")), None);
         assert_eq!(memory_write("Bash: {\"command\":\"ls\"}"), None);
+    }
+
+    #[test]
+    fn these_docs_are_the_documents_the_lines_above_named() {
+        let call = r###"Edit: {"file_path":"/p/memory/MEMORY.md","old_string":"","new_string":"## Metadata Schema Documentation\n- **Schema reference:** `docs/METADATA_SCHEMAS.md` -- documents all 10 metadata objects\n- **Evolution protocol:** `docs/METADATA_EVOLUTION_PROTOCOL.md` -- how schemas evolve\n- **ALWAYS consult these docs** before any ticket that changes fields on metadata objects\n"}"###;
+        assert_eq!(
+            memory_write(call),
+            Some(vec![
+                "ALWAYS consult `docs/METADATA_SCHEMAS.md` and `docs/METADATA_EVOLUTION_PROTOCOL.md` before any ticket that changes fields on metadata objects".to_string()
+            ])
+        );
+        // With no document named before, the words stay as they are.
+        let alone = r#"Write: {"file_path":"/p/memory/notes.md","content":"- Always read these docs before changing the schema\n"}"#;
+        assert_eq!(
+            memory_write(alone),
+            Some(vec!["Always read these docs before changing the schema".to_string()])
+        );
     }
 
     #[test]
