@@ -495,7 +495,9 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let decision = DECISION.is_match(trimmed);
     let cjk = trimmed.chars().filter(|&c| is_cjk(c)).count();
     let specific = SPECIFIC.is_match(trimmed) || cjk >= 6;
-    let how_to = HOW_TO.is_match(body);
+    // "Let's instead replace our expectations with literal strings": how a kind is written.
+    let for_a_kind = super::orders::sets_the_way_for_a_kind(body);
+    let how_to = HOW_TO.is_match(body) || for_a_kind;
     // "Use subagents if you need": leave for this work, not a way of working.
     if super::orders::is_leave_for_the_work(body) && !STRONG_STANDING.is_match(trimmed) {
         return Verdict::Drop(Dropped::Request);
@@ -505,19 +507,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if for_now && (is_imperative(body) || STANDING_IMPERATIVE.is_match(body)) {
         return Verdict::Drop(Dropped::Request);
     }
-    // "Underneath the tagline, add a rendered SVG": an order after the place it goes.
-    static PLACE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)^(?:under(?:neath)?|above|below|beside|next to|after|before|at the (?:top|bottom|end|start) of)\b[^,]{0,100},\s*",
-        )
-    });
-    let body = PLACE_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
-    // "Instead of force installing, compare to the backup repo": an order after the way it
-    // replaces is still an order; "Instead of npm, use pnpm" is a way of working, as "Use
-    // pnpm" is.
-    static INSTEAD_LEAD: LazyLock<Regex> =
-        LazyLock::new(|| re(r"(?i)^(?:instead of|rather than)\b[^,]{1,80},\s*"));
-    let body = INSTEAD_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
+    let body = super::orders::without_place_or_way_before(body);
     // "… and ensure this never repeats again": the incident's "never" makes no rule.
     let standing_words = super::orders::without_incident(trimmed);
     let ordered = is_imperative(body)
@@ -527,7 +517,11 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     // A long order is the task's specification, whatever standing word it holds ("Create a
     // worktree …, never force-push, add tests, run the linter …").
     let long_order = ordered && word_count(trimmed) > 40;
-    if ordered && (!STRONG_STANDING.is_match(&standing_words) || long_order) && !super::orders::places(body) {
+    if ordered
+        && (!STRONG_STANDING.is_match(&standing_words) || long_order)
+        && !super::orders::places(body)
+        && !for_a_kind
+    {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.
         return Verdict::Drop(Dropped::Request);
@@ -546,6 +540,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         && !FIRST_PERSON_PREFERENCE.is_match(body)
         && !STRONG_STANDING.is_match(&standing_words)
         && !announces_change
+        && !for_a_kind
     {
         return Verdict::Drop(Dropped::Status);
     }

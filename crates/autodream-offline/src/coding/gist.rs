@@ -4,6 +4,10 @@
 //! long for it loses first what a reader can do without (an aside in parentheses, a reason,
 //! a second clause) and is cut at a word only when nothing else fits.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 /// The most telling part of a fact within `max_chars`, for an index hook: the whole
 /// sentence when it fits, else its longest leading run of whole clauses (before a reason or
 /// an aside in parentheses too), else a cut at a
@@ -53,6 +57,22 @@ pub fn gist(text: &str, max_chars: usize) -> String {
             }
         }
     }
+    // "Replace our expectations with literal multiline strings, nice and obvious": what a
+    // comma sets off after a whole clause is a remark on it. Not after a clause that leads
+    // ("If the error is silent, print nothing"): that one says nothing alone.
+    // A clause after the comma ("…, the nightly jobs now run as CronJobs") is news of its
+    // own and stays: then the sentence is cut at a word.
+    if best.is_none()
+        && !LEADING_CLAUSE.is_match(text)
+        && let Some((head, remark)) = text.rsplit_once(", ")
+        && is_a_remark(remark)
+        && head.chars().count() <= max_chars
+        && head.split_whitespace().count() >= 4
+        && head.matches('`').count().is_multiple_of(2)
+        && head.matches('(').count() == head.matches(')').count()
+    {
+        best = Some(head);
+    }
     if let Some(b) = best {
         return b.to_string();
     }
@@ -73,6 +93,36 @@ pub fn gist(text: &str, max_chars: usize) -> String {
     out.truncate(out.trim_end_matches([',', ';', ':']).len());
     out.push('…');
     out
+}
+
+/// A sentence that opens with a clause leading the one it depends on.
+static LEADING_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:if|when|whenever|unless|although|though|while|since|after|before|once|because|as long as|until|given|for|in|on|with|without|to)\b")
+        .expect("valid regex")
+});
+
+/// A few plain words with no verb in them: "nice and obvious", "for now", "as usual".
+fn is_a_remark(words: &str) -> bool {
+    // A name, a value or a path after the comma is news, not a remark.
+    let words: Vec<&str> = words.split_whitespace().map(|w| w.trim_end_matches(['.', '!', ')'])).collect();
+    if !words.iter().all(|w| w.chars().all(|c| c.is_ascii_lowercase()) && crate::text::is_known_word(w)) {
+        return false;
+    }
+    let verb = |w: &str| {
+        super::kinds::is_verb(w)
+            || ["s", "ed", "ing"].iter().any(|end| w.strip_suffix(end).is_some_and(super::kinds::is_verb))
+    };
+    (1..=5).contains(&words.len()) && words.iter().all(|w| !verb(w) && !opens_a_clause(w))
+}
+
+/// Words that a clause has and a remark has not: a subject or a verb's helper.
+fn opens_a_clause(word: &str) -> bool {
+    matches!(
+        word,
+        "the" | "a" | "an" | "this" | "that" | "these" | "those" | "it" | "we" | "they" | "he" | "she" | "i"
+            | "you" | "is" | "are" | "was" | "were" | "be" | "been" | "has" | "have" | "had" | "will"
+            | "would" | "can" | "could" | "should" | "must" | "may" | "might" | "does" | "do" | "did"
+    )
 }
 
 /// Does the aside that `from` opens end the text or a clause ("(…)", "(…), …", "(…); …")?
@@ -151,6 +201,23 @@ mod tests {
         assert_eq!(
             gist("Run `make (all)` first (it builds the web export too) before any release", 50),
             "Run `make (all)` first before any release"
+        );
+        // A remark set off by a comma goes when nothing else fits; a leading clause stays whole.
+        assert_eq!(
+            gist("Replace our expectations with literal multiline strings, nice and obvious", 70),
+            "Replace our expectations with literal multiline strings"
+        );
+        assert_eq!(
+            gist("batch01 is being decommissioned, the nightly jobs now run as CronJobs in `batch`", 60),
+            "batch01 is being decommissioned, the nightly jobs now run…"
+        );
+        assert_eq!(
+            gist("The web-platform team was renamed to frontend-infra, CODEOWNERS now says @atlas/frontend-infra", 84),
+            "The web-platform team was renamed to frontend-infra, CODEOWNERS now says…"
+        );
+        assert_eq!(
+            gist("If the error is a cli.SilentError, do not print anything at all for it", 50),
+            "If the error is a cli.SilentError, do not print…"
         );
         // A clause mark inside a code span is the command's, not a boundary.
         assert_eq!(

@@ -41,6 +41,10 @@ static ANSWER_LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// "Please" before an order: the order is the rule.
 static PLEASE_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)^please,?\s+").expect("valid regex"));
+/// "Let's instead" before a way kept as a rule ("Let's instead replace our expectations with
+/// literal strings"): said to propose it, and the rule is the order.
+static LETS_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^let'?s,?\s+(?:instead,?\s+)?").expect("valid regex"));
 /// A smiley or emoji at the end: tone for the moment, not part of the fact.
 static SMILEY_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:\s*(?:[:;]-?[()DPp]|\^\^|[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}]))+\s*([.!]?)$")
@@ -48,7 +52,7 @@ static SMILEY_RE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The user's sentence as a line of memory: without the list marker, the answer to the
-/// agent ("Yes and …"), the "please" and the smiley it was typed with, and without the
+/// agent ("Yes and …"), the "please" or "let's" and the smiley it was typed with, and without the
 /// parentheses around a whole aside. Nothing else of the wording changes.
 pub fn tidy(text: &str) -> String {
     let mut t = text.trim();
@@ -58,7 +62,7 @@ pub fn tidy(text: &str) -> String {
     let mut changed = true;
     while changed {
         changed = false;
-        for re in [&*BULLET_RE, &*ANSWER_LEAD_RE, &*PLEASE_RE] {
+        for re in [&*BULLET_RE, &*ANSWER_LEAD_RE, &*PLEASE_RE, &*LETS_RE] {
             if let Some(m) = re.find(t)
                 && t[m.end()..].split_whitespace().count() >= 3
             {
@@ -437,6 +441,10 @@ mod tests {
                 "We use go-git explicitly in other places to not be dependent on a checkout",
             ),
             ("* Add a README into the e2e dir 🙂.", "Add a README into the e2e dir."),
+            (
+                "Let's instead replace our expectations with literal multiline strings",
+                "Replace our expectations with literal multiline strings",
+            ),
             (
                 "3.We are searching for new services to integrate",
                 "We are searching for new services to integrate",

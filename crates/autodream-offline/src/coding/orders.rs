@@ -290,6 +290,40 @@ pub fn places(body: &str) -> bool {
     PLACEMENT.is_match(body)
 }
 
+/// "Let's instead replace our expectations with literal multiline strings", "I'd like all
+/// those assertions replaced with a single comparison instead": a way set against another for
+/// a kind of code, over all of it (our, all, every, each, any), is how that kind is written
+/// from now on, whatever the order's form. One thing changed ("use `checkpointID` instead of
+/// `cpID` in session.go", "rename it to steps instead") or a helper named ("review the plans
+/// with Opus instead") sets no way for a kind.
+static THE_WAY_FOR_A_KIND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:our|all(?: of)?(?: the| our| those| these)?|every|each|any)\s+(?:[\w-]+\s+){0,2}?(?:expectations?|assertions?|asserts?|checks|tests?|test cases?|types|error messages|errors|strings|structs|enums|comments|imports|mocks|fixtures|snapshots|queries|log lines|logs|names|variables|functions|components)\b",
+    )
+});
+static SET_AGAINST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\binstead\b|\brather than\b"));
+
+/// Does the order set a way against another for a kind of code, over all of it?
+pub fn sets_the_way_for_a_kind(body: &str) -> bool {
+    SET_AGAINST.is_match(body) && THE_WAY_FOR_A_KIND.is_match(body)
+}
+
+/// The order without the place or the way it names before its verb: "Underneath the
+/// tagline, add a rendered SVG" is an order after the place it goes; "Instead of force
+/// installing, compare to the backup repo" is still an order, and "Instead of npm, use pnpm"
+/// a way of working, as "Use pnpm" is.
+pub fn without_place_or_way_before(body: &str) -> &str {
+    static PLACE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:under(?:neath)?|above|below|beside|next to|after|before|at the (?:top|bottom|end|start) of)\b[^,]{0,100},\s*",
+        )
+    });
+    static INSTEAD_LEAD: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:instead of|rather than)\b[^,]{1,80},\s*"));
+    let body = PLACE_LEAD.find(body).map_or(body, |m| &body[m.end()..]);
+    INSTEAD_LEAD.find(body).map_or(body, |m| &body[m.end()..])
+}
+
 /// "I want you to …", "I need you to …", "you need to …", "we need to …": work asked for in the
 /// form of a wish or a need.
 static WORK_WISH: LazyLock<Regex> = LazyLock::new(|| {
@@ -401,6 +435,23 @@ mod tests {
         assert!(places("Add a README into the e2e dir instead of in the global README."));
         assert!(places("Put the fixtures next to the tests rather than under `testdata/`"));
         assert!(!places("Return early instead of nesting the loop."));
+        for way in [
+            "Let's instead replace our expectations with literal multiline strings, nice and obvious.",
+            "Instead, i'd like all those assertions replaced with a single comparison to what the result should be.",
+            "For every test in redact_test.go i'd like literal expectations instead of strings.Contains checks.",
+            "Use errors.Is rather than string matching for all error checks",
+        ] {
+            assert!(sets_the_way_for_a_kind(way), "{way}");
+        }
+        for one_thing in [
+            "can we use `checkpointID` instead of `cpID` in cmd/entire/cli/session.go",
+            "ok, let's rename to \"steps\" instead.",
+            "review the plans with Opus 5 instead",
+            "Replace our expectations with literal strings",
+            "Could we show all the commit messages instead?",
+        ] {
+            assert!(!sets_the_way_for_a_kind(one_thing), "{one_thing}");
+        }
         for change in [
             "We should update the banner to also have a check mark in front",
             "We need to make handleSessionStart the Claude one",

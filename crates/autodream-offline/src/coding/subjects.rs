@@ -78,7 +78,7 @@ const SUBJECTS: &[(Subject, &str)] = &[
     ),
     (
         TESTING,
-        r"(?i)\b(?:tests?|testing|specs?|rspec|pest|phpunit|pytest|jest|vitest|mocha|junit|turbine|detox|playwright|cypress|e2e|table-driven|golden|coverage|fixtures?|mocks?|t\.run|unit tests?|integration tests?|visual (?:tests?|regression)|snapshots|snapshot (?:tests?|testing|files?)|holdout)\b|测试|用例|单测|联调",
+        r"(?i)\b(?:tests?|testing|specs?|rspec|pest|phpunit|pytest|jest|vitest|mocha|junit|turbine|detox|playwright|cypress|e2e|table-driven|golden|coverage|fixtures?|mocks?|assertions?|asserts?|expectations|t\.run|unit tests?|integration tests?|visual (?:tests?|regression)|snapshots|snapshot (?:tests?|testing|files?)|holdout)\b|测试|用例|单测|联调",
     ),
     (
         Subject {
@@ -253,6 +253,7 @@ mod tests {
             ),
             ("The release runs in GitHub Actions.", Kind::Fact, "ci"),
             ("The runbook is docs/runbooks/rebalance-storm.md.", Kind::Reference, "references"),
+            ("Replace our expectations with literal multiline strings", Kind::Preference, "testing"),
             ("The service answers on 8081.", Kind::Fact, "project"),
             // A server the project is, or runs locally, is no deploy target; the staging one is.
             ("Use /mcp-builder to build an MCP server based on the pup CLI", Kind::Preference, "project"),
