@@ -195,6 +195,25 @@ fn orders_in_the_forms_of_a_rule_are_orders() {
 }
 
 #[test]
+fn a_way_set_for_a_kind_of_code_over_all_of_it_is_how_it_is_written() {
+    for said in [
+        "Let's instead replace our expectations with literal multiline strings, nice and obvious.",
+        "Let's use errors.Is rather than string matching for all error checks.",
+    ] {
+        assert_eq!(kept(said), Some(Kind::Preference), "{said}");
+    }
+    // One thing changed, or who does the work, is the task at hand.
+    for said in [
+        "ok, let's rename to \"steps\" instead.",
+        "Let's replace our expectations with literal strings.",
+        "review the plans with Opus 5 instead",
+        "Let's instead rename that function to parseAll.",
+    ] {
+        assert_eq!(kept(said), None, "{said}");
+    }
+}
+
+#[test]
 fn the_future_as_a_scope_and_as_a_thing() {
     // "in the future" sets a rule; "the future state" is a thing being talked about.
     assert!(kept("In the future, run the linter before you push.").is_some());
