@@ -119,9 +119,40 @@ fn is_a_remark(words: &str) -> bool {
 fn opens_a_clause(word: &str) -> bool {
     matches!(
         word,
-        "the" | "a" | "an" | "this" | "that" | "these" | "those" | "it" | "we" | "they" | "he" | "she" | "i"
-            | "you" | "is" | "are" | "was" | "were" | "be" | "been" | "has" | "have" | "had" | "will"
-            | "would" | "can" | "could" | "should" | "must" | "may" | "might" | "does" | "do" | "did"
+        "the"
+            | "a"
+            | "an"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "it"
+            | "we"
+            | "they"
+            | "he"
+            | "she"
+            | "i"
+            | "you"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "be"
+            | "been"
+            | "has"
+            | "have"
+            | "had"
+            | "will"
+            | "would"
+            | "can"
+            | "could"
+            | "should"
+            | "must"
+            | "may"
+            | "might"
+            | "does"
+            | "do"
+            | "did"
     )
 }
 
@@ -212,7 +243,10 @@ mod tests {
             "batch01 is being decommissioned, the nightly jobs now run…"
         );
         assert_eq!(
-            gist("The web-platform team was renamed to frontend-infra, CODEOWNERS now says @atlas/frontend-infra", 84),
+            gist(
+                "The web-platform team was renamed to frontend-infra, CODEOWNERS now says @atlas/frontend-infra",
+                84
+            ),
             "The web-platform team was renamed to frontend-infra, CODEOWNERS now says…"
         );
         assert_eq!(
