@@ -469,7 +469,11 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
         trimmed.to_string()
     };
     let trimmed = text.as_str();
-    if has_hash(trimmed) || OPINION.is_match(trimmed) && !FIRST_PERSON_PREFERENCE.is_match(trimmed) {
+    // "I'd like all our assertions replaced with one comparison instead": how a kind is written.
+    let for_a_kind = super::orders::sets_the_way_for_a_kind(trimmed);
+    if has_hash(trimmed)
+        || OPINION.is_match(trimmed) && !FIRST_PERSON_PREFERENCE.is_match(trimmed) && !for_a_kind
+    {
         return Verdict::Drop(Dropped::Status);
     }
     if FRAGMENT.is_match(trimmed) {
@@ -495,8 +499,6 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     let decision = DECISION.is_match(trimmed);
     let cjk = trimmed.chars().filter(|&c| is_cjk(c)).count();
     let specific = SPECIFIC.is_match(trimmed) || cjk >= 6;
-    // "Let's instead replace our expectations with literal strings": how a kind is written.
-    let for_a_kind = super::orders::sets_the_way_for_a_kind(body);
     let how_to = HOW_TO.is_match(body) || for_a_kind;
     // "Use subagents if you need": leave for this work, not a way of working.
     if super::orders::is_leave_for_the_work(body) && !STRONG_STANDING.is_match(trimmed) {

@@ -36,7 +36,7 @@ static GLUED_NUMBER_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\d{1,2}[.)]\p{Lu}\p{Ll}").expect("valid regex"));
 /// An answer to the agent before the rule ("Yes and do not wrap …", "ok so always …").
 static ANSWER_LEAD_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:yes|yeah|yep|ok(?:ay)?|sure|right)[,]?\s+(?:and|so|but|also)\b[,]?\s*")
+    Regex::new(r"(?i)^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|right)[,]?\s+(?:and|so|but|also)\b[,]?\s*|(?:alright|all right|okay|ok),\s+)")
         .expect("valid regex")
 });
 /// "Please" before an order: the order is the rule.
@@ -441,6 +441,10 @@ mod tests {
                 "We use go-git explicitly in other places to not be dependent on a checkout",
             ),
             ("* Add a README into the e2e dir 🙂.", "Add a README into the e2e dir."),
+            (
+                "Alright, for every test i'd like literal expectations instead of Contains checks",
+                "For every test i'd like literal expectations instead of Contains checks",
+            ),
             (
                 "Let's instead replace our expectations with literal multiline strings",
                 "Replace our expectations with literal multiline strings",

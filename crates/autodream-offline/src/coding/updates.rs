@@ -99,6 +99,7 @@ static ZH_RAISE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static VERSION_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d+\.\d+(?:\.\d+)?\b"));
 
+/// Words that are never a value ("with" in "… are replaced with hashes").
 const NOT_VALUES: &[&str] = &[
     "it",
     "them",
@@ -127,6 +128,8 @@ const NOT_VALUES: &[&str] = &[
     "and",
     "but",
     "so",
+    "with",
+    "by",
 ];
 
 /// Strips quotes, punctuation and leading determiners off a captured value.
@@ -206,8 +209,7 @@ fn code_span_first(words: &str) -> Option<String> {
     rest.find('`').map(|end| rest[..end].to_string()).filter(|v| !v.trim().is_empty())
 }
 
-/// A change only weighed, not made: "alternatively we could write a new writer instead of
-/// …", "maybe we move to Vite".
+/// A change only weighed, not made: "alternatively we could write …", "maybe we move to Vite".
 pub fn is_tentative(text: &str) -> bool {
     static TENTATIVE: LazyLock<Regex> = LazyLock::new(|| {
         re(

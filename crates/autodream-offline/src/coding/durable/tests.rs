@@ -199,6 +199,7 @@ fn a_way_set_for_a_kind_of_code_over_all_of_it_is_how_it_is_written() {
     for said in [
         "Let's instead replace our expectations with literal multiline strings, nice and obvious.",
         "Let's use errors.Is rather than string matching for all error checks.",
+        "Instead, i'd like all those assertions replaced with a single comparison to the result.",
     ] {
         assert_eq!(kept(said), Some(Kind::Preference), "{said}");
     }
@@ -208,6 +209,7 @@ fn a_way_set_for_a_kind_of_code_over_all_of_it_is_how_it_is_written() {
         "Let's replace our expectations with literal strings.",
         "review the plans with Opus 5 instead",
         "Let's instead rename that function to parseAll.",
+        "I'd like to rename it to steps instead.",
     ] {
         assert_eq!(kept(said), None, "{said}");
     }

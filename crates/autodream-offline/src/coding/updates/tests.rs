@@ -50,6 +50,8 @@ fn a_place_called_the_old_one_is_retired() {
     ));
     // Without a change, "the old" names nothing retired.
     assert!(replaced_values("The old staging host still answers on 8080.").is_empty());
+    assert!(replaced_values("The tokens are replaced with hashes before logging.").is_empty());
+    assert_eq!(replaced_values("We replaced yarn with pnpm."), ["yarn"]);
 }
 
 #[test]
