@@ -8,10 +8,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// The most telling part of a fact within `max_chars`, for an index hook: the whole
-/// sentence when it fits, else its longest leading run of whole clauses (before a reason or
-/// an aside in parentheses too), else a cut at a
-/// word boundary marked with "…".
+/// The most telling part of a fact within `max_chars`, for an index hook: the whole sentence
+/// when it fits, else the sentence without its asides in parentheses, else its longest leading
+/// run of whole clauses (before a reason or a second clause), else the sentence without the
+/// remark after its last comma, else a cut at a word boundary marked with "…".
 pub fn gist(text: &str, max_chars: usize) -> String {
     let text = text.trim().trim_end_matches(['.', '。']);
     if text.chars().count() <= max_chars {
@@ -59,9 +59,8 @@ pub fn gist(text: &str, max_chars: usize) -> String {
     }
     // "Replace our expectations with literal multiline strings, nice and obvious": what a
     // comma sets off after a whole clause is a remark on it. Not after a clause that leads
-    // ("If the error is silent, print nothing"): that one says nothing alone.
-    // A clause after the comma ("…, the nightly jobs now run as CronJobs") is news of its
-    // own and stays: then the sentence is cut at a word.
+    // ("If the error is silent, print nothing": that one says nothing alone), and not a
+    // clause ("…, the nightly jobs now run as CronJobs": news of its own, cut at a word).
     if best.is_none()
         && !LEADING_CLAUSE.is_match(text)
         && let Some((head, remark)) = text.rsplit_once(", ")
@@ -117,43 +116,12 @@ fn is_a_remark(words: &str) -> bool {
 
 /// Words that a clause has and a remark has not: a subject or a verb's helper.
 fn opens_a_clause(word: &str) -> bool {
-    matches!(
-        word,
-        "the"
-            | "a"
-            | "an"
-            | "this"
-            | "that"
-            | "these"
-            | "those"
-            | "it"
-            | "we"
-            | "they"
-            | "he"
-            | "she"
-            | "i"
-            | "you"
-            | "is"
-            | "are"
-            | "was"
-            | "were"
-            | "be"
-            | "been"
-            | "has"
-            | "have"
-            | "had"
-            | "will"
-            | "would"
-            | "can"
-            | "could"
-            | "should"
-            | "must"
-            | "may"
-            | "might"
-            | "does"
-            | "do"
-            | "did"
-    )
+    const CLAUSE_WORDS: &[&str] = &[
+        "the", "a", "an", "this", "that", "these", "those", "it", "we", "they", "he", "she", "i", "you",
+        "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can", "could",
+        "should", "must", "may", "might", "does", "do", "did",
+    ];
+    CLAUSE_WORDS.contains(&word)
 }
 
 /// Does the aside that `from` opens end the text or a clause ("(…)", "(…), …", "(…); …")?

@@ -9,10 +9,15 @@
 //! right after such a request are heard as the user's own deliberate notes: the request is
 //! the user's confirmation.
 //!
+//! The write may be a sub-agent's: the main agent hands the request to an executor, and the
+//! session reader puts the executor's file writes into the session where they happened.
+//!
 //! Of the lines written, the rules are heard (at most three): what must or must not be done;
-//! the story of the incident around them is the session's. Only a write into a memory folder
-//! counts (a `memory/` directory, a Markdown file), and only while the request stands (until
-//! the user's next turn). A write the agent made on its own is its guess, and stays out.
+//! the story of the incident around them is the session's. A rule that points at "these docs"
+//! names the documents the lines above it named, since it is read without them. Only a write
+//! into a memory folder counts (a `memory/` directory, a Markdown file), and only while the
+//! request stands (until the user's next turn). A write the agent made on its own is its
+//! guess, and stays out.
 
 use std::sync::LazyLock;
 
