@@ -61,6 +61,13 @@ static DOCUMENT: LazyLock<Regex> = LazyLock::new(|| {
 static THESE_DOCUMENTS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?-u:\b)(?:these|those|both|the two) (?:docs|documents|files|guides)(?-u:\b)"));
 
+/// "Evolution protocol: `docs/PROTOCOL.md` -- formal rules for …": a line that opens with a
+/// document (after a label of a few words) says what the document holds.
+fn describes_a_document(statement: &str) -> bool {
+    let body = statement.split_once(": ").filter(|(label, _)| label.split_whitespace().count() <= 4);
+    DOCUMENT.find(body.map_or(statement, |(_, said)| said)).is_some_and(|d| d.start() == 0)
+}
+
 /// "ALWAYS consult these docs before …", the lines above having named two documents: the
 /// rule says which ("ALWAYS consult `docs/SCHEMAS.md` and `docs/PROTOCOL.md` before …"); a
 /// later session reads it without the lines around it.
@@ -99,8 +106,11 @@ pub fn memory_write(tool_text: &str) -> Option<Vec<String>> {
             said
         })
         // The rules of what was written ("Every new entity MUST have …"); the story of the
-        // incident around them ("Phase 14 hit this exact bug …") is the session's.
+        // incident around them ("Phase 14 hit this exact bug …") is the session's, and what a
+        // document holds ("`docs/PROTOCOL.md` -- formal rules for …") is the document's: the
+        // rule that points at it names it.
         .filter(|s| super::kinds::is_rule(s) || super::orders::STANDING_IMPERATIVE.is_match(s))
+        .filter(|s| !describes_a_document(s))
         .take(MAX_LINES)
         .collect();
     (!statements.is_empty()).then_some(statements)
@@ -194,7 +204,7 @@ mod tests {
 
     #[test]
     fn these_docs_are_the_documents_the_lines_above_named() {
-        let call = r###"Edit: {"file_path":"/p/memory/MEMORY.md","old_string":"","new_string":"## Metadata Schema Documentation\n- **Schema reference:** `docs/METADATA_SCHEMAS.md` -- documents all 10 metadata objects\n- **Evolution protocol:** `docs/METADATA_EVOLUTION_PROTOCOL.md` -- how schemas evolve\n- **ALWAYS consult these docs** before any ticket that changes fields on metadata objects\n"}"###;
+        let call = r###"Edit: {"file_path":"/p/memory/MEMORY.md","old_string":"","new_string":"## Metadata Schema Documentation\n- **Schema reference:** `docs/METADATA_SCHEMAS.md` -- documents all 10 metadata objects\n- **Evolution protocol:** `docs/METADATA_EVOLUTION_PROTOCOL.md` -- formal rules for evolving schemas\n- **ALWAYS consult these docs** before any ticket that changes fields on metadata objects\n"}"###;
         assert_eq!(
             memory_write(call),
             Some(vec![

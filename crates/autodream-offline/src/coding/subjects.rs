@@ -196,6 +196,13 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
         Kind::User => return USER,
         _ => {}
     }
+    // "`docs/METADATA_EVOLUTION_PROTOCOL.md` -- formal rules for evolving schemas": a fact
+    // that opens with a document says what the document holds, whatever it is about.
+    static OPENS_WITH_A_DOCUMENT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^`?[\w./-]+\.(?:md|mdx|rst|adoc)`?(?:\s|$)").expect("valid regex"));
+    if OPENS_WITH_A_DOCUMENT.is_match(text.trim()) {
+        return SUBJECTS[SUBJECTS.len() - 1].0;
+    }
     // The tools and values the fact names count for the subject of their category
     // ("Plain C99 + raylib 5 …" names a language and a framework: the stack).
     // A tool whose name is also an English word ("Render", "Segment", "Linear") counts only
@@ -254,6 +261,7 @@ mod tests {
             ("The release runs in GitHub Actions.", Kind::Fact, "ci"),
             ("The runbook is docs/runbooks/rebalance-storm.md.", Kind::Reference, "references"),
             ("Replace our expectations with literal multiline strings", Kind::Preference, "testing"),
+            ("`docs/SCHEMA_EVOLUTION.md` -- formal rules for version bumps", Kind::Preference, "references"),
             ("The service answers on 8081.", Kind::Fact, "project"),
             // A server the project is, or runs locally, is no deploy target; the staging one is.
             ("Use /mcp-builder to build an MCP server based on the pup CLI", Kind::Preference, "project"),
