@@ -52,8 +52,8 @@ static SMILEY_RE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The user's sentence as a line of memory: without the list marker, the answer to the
-/// agent ("Yes and …"), the "please" or "let's" and the smiley it was typed with, and without the
-/// parentheses around a whole aside. Nothing else of the wording changes.
+/// agent ("Yes and …"), the "please" or "let's" and the smiley it was typed with, and
+/// without the parentheses around a whole aside. Nothing else of the wording changes.
 pub fn tidy(text: &str) -> String {
     let mut t = text.trim();
     if GLUED_NUMBER_RE.is_match(t) {
@@ -63,8 +63,10 @@ pub fn tidy(text: &str) -> String {
     while changed {
         changed = false;
         for re in [&*BULLET_RE, &*ANSWER_LEAD_RE, &*PLEASE_RE, &*LETS_RE] {
+            // "Let's not …" without its lead would read "Not …": it stays whole.
             if let Some(m) = re.find(t)
                 && t[m.end()..].split_whitespace().count() >= 3
+                && !t[m.end()..].get(..4).is_some_and(|w| w.eq_ignore_ascii_case("not "))
             {
                 t = t[m.end()..].trim_start();
                 changed = true;
@@ -459,6 +461,7 @@ mod tests {
         // What is the fact stays: a short order keeps its "please", a parenthesis inside stays.
         for kept in [
             "Please don't.",
+            "Let's not vendor the SDK into the repo",
             "Use pnpm (not npm) for installs",
             "Yes is the default answer here",
             "Ship it :) and tag it",
