@@ -147,6 +147,7 @@ pub fn session_file_for(path: &Path) -> Result<SessionFile, SessionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sessions::{Role, TurnKind};
 
     #[test]
     fn bare_codex_response_items_are_detected_as_codex() {
@@ -156,8 +157,6 @@ mod tests {
         assert_eq!(detect_format(r#"{"role":"user","content":"hi"}"#), Some(SessionFormat::Generic));
         assert_eq!(detect_format("{\n  \"a\": 1\n}"), None);
     }
-
-    use crate::sessions::{Role, TurnKind};
 
     #[test]
     fn a_sub_agents_file_writes_recorded_as_progress_are_tool_calls_and_nothing_else_of_it() {
