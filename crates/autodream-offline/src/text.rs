@@ -146,6 +146,16 @@ pub fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("valid regex")
 }
 
+/// A document named in a line: "`docs/METADATA_EVOLUTION_PROTOCOL.md`", "README.md".
+pub static DOCUMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"`[\w./-]+\.(?:md|mdx|txt|rst|adoc)`|(?-u:\b)[\w./-]+\.(?:md|mdx|rst|adoc)(?-u:\b)")
+});
+
+/// Does the text open with a document ("`docs/PROTOCOL.md` -- formal rules for …")?
+pub fn opens_with_a_document(text: &str) -> bool {
+    DOCUMENT.find(text.trim_start()).is_some_and(|d| d.start() == 0)
+}
+
 static FUNCTION: LazyLock<HashSet<&'static str>> =
     LazyLock::new(|| load_list(include_str!("words/function.txt")));
 
@@ -163,7 +173,7 @@ static SURPRISE: LazyLock<HashMap<&'static str, f32>> = LazyLock::new(|| {
 });
 
 /// Candidate base forms of an inflected word (the word itself excluded).
-fn stems(key: &str) -> Vec<std::borrow::Cow<'_, str>> {
+pub(crate) fn stems(key: &str) -> Vec<std::borrow::Cow<'_, str>> {
     use std::borrow::Cow;
     let mut out: Vec<Cow<'_, str>> = Vec::new();
     let n = key.len();

@@ -107,21 +107,16 @@ fn is_a_remark(words: &str) -> bool {
     if !words.iter().all(|w| w.chars().all(|c| c.is_ascii_lowercase()) && crate::text::is_known_word(w)) {
         return false;
     }
-    let verb = |w: &str| {
-        super::kinds::is_verb(w)
-            || ["s", "ed", "ing"].iter().any(|end| w.strip_suffix(end).is_some_and(super::kinds::is_verb))
-    };
+    let verb =
+        |w: &str| super::kinds::is_verb(w) || crate::text::stems(w).iter().any(|s| super::kinds::is_verb(s));
     (1..=5).contains(&words.len()) && words.iter().all(|w| !verb(w) && !opens_a_clause(w))
 }
 
-/// Words that a clause has and a remark has not: a subject or a verb's helper.
+/// Words that a clause has and a remark has not: a subject, or a verb's finite helper.
 fn opens_a_clause(word: &str) -> bool {
-    const CLAUSE_WORDS: &[&str] = &[
-        "the", "a", "an", "this", "that", "these", "those", "it", "we", "they", "he", "she", "i", "you",
-        "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can", "could",
-        "should", "must", "may", "might", "does", "do", "did",
-    ];
-    CLAUSE_WORDS.contains(&word)
+    const SUBJECTS: &[&str] =
+        &["the", "a", "an", "this", "that", "these", "those", "it", "we", "they", "he", "she", "i", "you"];
+    SUBJECTS.contains(&word) || super::orders::FINITE.contains(&word) || matches!(word, "be" | "been")
 }
 
 /// Does the aside that `from` opens end the text or a clause ("(…)", "(…), …", "(…); …")?

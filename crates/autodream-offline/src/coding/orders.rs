@@ -66,7 +66,7 @@ const CLAUSE_VERBS: &[&str] = &[
 ];
 /// A verb's forms that show the word before them was its subject ("Testing is slow", "Build
 /// times are long").
-const FINITE: &[&str] = &[
+pub(super) const FINITE: &[&str] = &[
     "is",
     "are",
     "was",

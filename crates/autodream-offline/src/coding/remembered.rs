@@ -52,11 +52,6 @@ pub fn asks_to_remember(turn: &str) -> bool {
     ASKS_TO_REMEMBER.is_match(turn)
 }
 
-/// A document a line of memory names: "`docs/METADATA_EVOLUTION_PROTOCOL.md`", "README.md".
-static DOCUMENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"`[\w./-]+\.(?:md|mdx|txt|rst|adoc)`|(?-u:\b)[\w./-]+\.(?:md|mdx|rst|adoc)(?-u:\b)")
-});
-
 /// "these docs", "both files": a pointer to the documents the lines above named.
 static THESE_DOCUMENTS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?-u:\b)(?:these|those|both|the two) (?:docs|documents|files|guides)(?-u:\b)"));
@@ -65,7 +60,7 @@ static THESE_DOCUMENTS: LazyLock<Regex> =
 /// document (after a label of a few words) says what the document holds.
 fn describes_a_document(statement: &str) -> bool {
     let body = statement.split_once(": ").filter(|(label, _)| label.split_whitespace().count() <= 4);
-    DOCUMENT.find(body.map_or(statement, |(_, said)| said)).is_some_and(|d| d.start() == 0)
+    crate::text::opens_with_a_document(body.map_or(statement, |(_, said)| said))
 }
 
 /// "ALWAYS consult these docs before …", the lines above having named two documents: the
@@ -98,7 +93,7 @@ pub fn memory_write(tool_text: &str) -> Option<Vec<String>> {
         .filter_map(statement)
         .map(|s| {
             let said = with_the_documents_named_before(&s, &named);
-            for path in DOCUMENT.find_iter(&s) {
+            for path in crate::text::DOCUMENT.find_iter(&s) {
                 if !named.iter().any(|n| n == path.as_str()) {
                     named.push(path.as_str().to_string());
                 }

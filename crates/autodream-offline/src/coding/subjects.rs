@@ -198,9 +198,7 @@ pub fn subject_of(text: &str, kind: Kind) -> Subject {
     }
     // "`docs/METADATA_EVOLUTION_PROTOCOL.md` -- formal rules for evolving schemas": a fact
     // that opens with a document says what the document holds, whatever it is about.
-    static OPENS_WITH_A_DOCUMENT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)^`?[\w./-]+\.(?:md|mdx|rst|adoc)`?(?:\s|$)").expect("valid regex"));
-    if OPENS_WITH_A_DOCUMENT.is_match(text.trim()) {
+    if crate::text::opens_with_a_document(text) {
         return SUBJECTS[SUBJECTS.len() - 1].0;
     }
     // The tools and values the fact names count for the subject of their category
