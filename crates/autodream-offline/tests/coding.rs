@@ -928,3 +928,29 @@ fn she_or_he_is_written_as_the_one_person_named_before() {
     assert!(people.contains("Lena reviews every UI PR"), "{people}");
     assert!(current_holding(memory.path(), &["approves every release"]).is_empty());
 }
+
+#[test]
+fn an_end_of_support_said_as_an_order_is_a_decision_with_what_stays() {
+    let (memory, _) = dream_turns(
+        "2026-03-02T09:00:00Z",
+        "2026-03-03T00:00:00Z",
+        &[
+            "Drop support for the MSI Windows package. I only want to keep MSIX as of now, so we need to do an analysis of what needs to be removed entirely.",
+        ],
+    );
+    let lines: Vec<String> = fact_lines(memory.path()).into_iter().map(|(_, _, l)| l).collect();
+    assert_eq!(
+        lines,
+        ["- Drop support for the MSI Windows package. I only want to keep MSIX as of now (2026-03-02)."],
+        "the decision and what stays, without the work that follows"
+    );
+    // Without the end of support before it, a wish to keep one thing is the moment's.
+    let (memory, _) = dream_turns(
+        "2026-03-02T09:00:00Z",
+        "2026-03-03T00:00:00Z",
+        &[
+            "Fix the installer. I only want to keep MSIX as of now, so we need to do an analysis of what needs to be removed entirely.",
+        ],
+    );
+    assert!(fact_lines(memory.path()).is_empty(), "{:?}", fact_lines(memory.path()));
+}

@@ -522,7 +522,7 @@ pub fn judge(sentence: &str, anchor: Date, note: bool) -> Verdict {
     if ordered
         && (!STRONG_STANDING.is_match(&standing_words) || long_order)
         && !super::orders::places(body)
-        && !for_a_kind
+        && !(for_a_kind || super::orders::ends_support(body))
     {
         // "Please write that as a table-driven test" is an order; with "always", "from now
         // on", "in this repo" it is a rule.
@@ -665,7 +665,7 @@ fn kind_of(text: &str, anchor: Date, correction: bool) -> Option<Kind> {
     {
         return Some(Kind::Preference);
     }
-    if DECISION.is_match(text) {
+    if DECISION.is_match(text) || super::orders::ends_support(text) {
         return Some(Kind::Decision);
     }
     if URL.is_match(text) || REFERENCE_WORDS.is_match(text) && DECLARATIVE.is_match(text) {

@@ -20,6 +20,7 @@
 pub mod asked;
 pub mod candidates;
 pub mod choices;
+mod completes;
 pub mod confidence;
 pub mod dated;
 pub mod declared;
@@ -76,20 +77,6 @@ pub const DESCRIPTION_MAX_CHARS: usize = 150;
 /// A pronoun standing for a person or thing named elsewhere.
 static PERSONAL_PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:she|he|her|him|his|they|them|their|it|its)\b|她|他").expect("valid regex")
-});
-
-/// A bare list of code names: "model_validate, model_dump, etc.", "`fmt`, `lint`".
-static NAMES_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"^(?:`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?,\s*)+(?:etc\.?|`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?\.?)$",
-    )
-    .expect("valid regex")
-});
-
-/// A reason in a few words, with nothing else: "Too much overhead.", "Too flaky."
-static TERSE_REASON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:it'?s |that'?s )?(?:way )?too (?:much|many|slow|noisy|expensive|fragile|flaky|verbose|complex|complicated|risky|heavy|brittle|costly)\b[\w\s-]{0,30}[.!]?$")
-        .expect("valid regex")
 });
 
 /// An address that names itself: a URL or a dotted host name.
@@ -179,26 +166,12 @@ pub fn dream(ctx: &DreamContext<'_>, tz: &TimeZone) -> Result<EngineSummary, Eng
         let mut kept = match verdict {
             Verdict::Keep(k) => k,
             Verdict::Drop(why) => {
-                // "… we're on v2 everywhere. model_validate, model_dump, etc.": a bare list of
-                // code names right after a kept statement gives its examples.
-                // "I do not want to sign my commits anymore. Too much overhead.": and a few
-                // words of reason right after a kept rule say why it holds.
-                if why == Dropped::Chatter
-                    && (NAMES_ONLY.is_match(said.text.trim()) || TERSE_REASON.is_match(said.text.trim()))
-                    && join_to_previous(&mut memos, &mut previous_kept, said, said.text.trim(), |_| true)
+                // "… we're on v2 everywhere. model_validate, model_dump, etc.": a sentence that
+                // completes the one kept right before it goes into its line.
+                if let Some(c) = completes::the_one_before(why, &said.text)
+                    && join_to_previous(&mut memos, &mut previous_kept, said, &c.text, |m| (c.fits)(&m.text))
                 {
                     continue;
-                }
-                // "Please don't push the migrations by hand on the server. Fix the actual
-                // problem of migrations not running from the CD pipeline.": the order right
-                // after a prohibition names the way to take instead; the rule is both.
-                if why == Dropped::Request && orders::names_the_way_instead(&said.text) {
-                    let (order, _) = durable::without_lead(&said.text);
-                    if join_to_previous(&mut memos, &mut previous_kept, said, &terminate(&order), |m| {
-                        orders::prohibits(&m.text)
-                    }) {
-                        continue;
-                    }
                 }
                 *tally.dropped.entry(why).or_default() += 1;
                 let order = is_an_order(why, &said.text);

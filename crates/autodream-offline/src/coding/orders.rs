@@ -420,6 +420,33 @@ pub fn names_the_way_instead(sentence: &str) -> bool {
     is_imperative(sentence) && THE_WAY_INSTEAD.is_match(sentence) && super::kinds::word_count(sentence) <= 30
 }
 
+/// "Drop support for the MSI package", "stop supporting Node 16", "deprecate support for
+/// IE11": what the project supports, ended. An order in form, a lasting decision in what it says.
+static ENDS_SUPPORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:ok(?:ay)?|so|and|also|please|let'?s|we(?:'ll| will| should)?)[,]?\s+)*(?:drop|remove|end|deprecate|discontinue|stop)\s+(?:the\s+|our\s+)?support\s+(?:for|of)\s+\S|^(?:(?:please|let'?s|we(?:'ll| will| should)?)\s+)?stop supporting\s+\S",
+    )
+});
+
+/// "I only want to keep MSIX as of now, so …", "we'll only keep the arm64 build": what stays,
+/// up to the clause that goes on to the work.
+static STAYS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:i|we)(?:'ll| will)?\s+(?:only (?:want|need) to keep|want to keep only|only keep|keep only)\s+[^,;.!?]+",
+    )
+});
+
+/// Does the sentence end the support of something ("Drop support for the MSI Windows package")?
+pub fn ends_support(text: &str) -> bool {
+    ENDS_SUPPORT.is_match(text.trim())
+}
+
+/// What a sentence says stays supported ("I only want to keep MSIX as of now"), without the
+/// work it goes on to.
+pub fn what_stays_supported(text: &str) -> Option<&str> {
+    STAYS.find(text.trim()).map(|m| m.as_str().trim_end())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -697,3 +697,21 @@ fn a_sentence_that_stops_on_an_article_or_opens_a_bracket_it_never_closes_is_cut
         assert!(kept(whole).is_some(), "{whole}");
     }
 }
+
+#[test]
+fn an_end_of_support_is_a_decision_though_said_as_an_order() {
+    for decision in [
+        "Drop support for the MSI Windows package.",
+        "Please stop supporting Node 16.",
+        "We should drop support for Python 3.8 in the next release.",
+        "Let's deprecate support for IE11.",
+    ] {
+        assert_eq!(kept(decision), Some(Kind::Decision), "{decision}");
+    }
+    // Support of something else, or no support ended: the order of the moment.
+    for order in
+        ["Drop the support branch.", "Add support for dark mode.", "Remove the support link from the footer."]
+    {
+        assert_eq!(kept(order), None, "{order}");
+    }
+}
