@@ -954,3 +954,25 @@ fn an_end_of_support_said_as_an_order_is_a_decision_with_what_stays() {
     );
     assert!(fact_lines(memory.path()).is_empty(), "{:?}", fact_lines(memory.path()));
 }
+
+#[test]
+fn a_clause_about_the_person_just_named_is_kept_under_their_name() {
+    let (memory, _) = dream_turns(
+        "2026-11-05T13:00:00Z",
+        "2026-11-06T00:00:00Z",
+        &[
+            "ok good. I'll ask Joost whether we can get the 256K part on the next spin — he designs the boards, anything about pins or parts goes through him.",
+        ],
+    );
+    let lines = fact_lines(memory.path());
+    assert_eq!(
+        lines,
+        [(
+            "people.md".to_string(),
+            true,
+            "- Joost designs the boards, anything about pins or parts goes through him (2026-11-05)."
+                .to_string()
+        )],
+        "the person's role under their name, without the user's errand"
+    );
+}

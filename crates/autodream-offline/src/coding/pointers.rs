@@ -170,6 +170,12 @@ pub(crate) fn with_the_person_named_before(text: &str, before: Option<&str>) -> 
     Some(before.and_then(the_one_person_named).map(|name| format!("{name}{}", &text[pronoun_len..])))
 }
 
+/// Does `after` open on "he" or "she" while `before` names one person ("I'll ask Joost
+/// whether we can get the part" — "he designs the boards")?
+pub(crate) fn turns_to_the_person_named(before: &str, after: &str) -> bool {
+    PERSON_PRONOUN.is_match(after) && the_one_person_named(before).is_some()
+}
+
 /// The one person a sentence names: a capitalised word that is no English word (days and months
 /// are) and no tool the vocabulary knows ("… in Storybook for Lena to check" → "Lena"). Two
 /// names, or none: `None`.

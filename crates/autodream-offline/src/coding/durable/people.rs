@@ -9,7 +9,7 @@ use crate::text::re;
 
 static ROLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|(?:cuts|ships|does|publishes|deploys|merges|writes|tags) the \w+ (?:usually|normally|always|now)|contact|maintainers?|responsible|on-?call|goes? to (?:her|him|them)|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|评审|架构师|组长|owner|review",
+        r"(?i)\b(?:pm|product manager|project manager|(?:tech |team |sre |design |ds |qa |engineering |marketing )?lead|owners?|owns|manager|architect|designer|reviewers?|reviews|approves?|approval|signs? off|sign-?off|in charge|runs the|handles|(?:cuts|ships|does|publishes|deploys|merges|writes|tags) the \w+ (?:usually|normally|always|now)|contact|maintainers?|responsible|on-?call|go(?:es)? (?:to|through) (?:her|him|them)|designs the|ask (?:her|him|them)|ping (?:her|him|them)|talk to (?:her|him|them))\b|负责人|负责|产品经理|经理|归|审批|点头|找(?:她|他)|设计师|测试负责人|评审|架构师|组长|owner|review",
     )
 });
 /// A CJK name before or after a role word (王磊是…, 归赵强).
@@ -116,7 +116,7 @@ pub(crate) fn names_a_person(text: &str) -> bool {
 
 static PERSON_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(\p{Lu}\p{Ll}+)(?:'s)?(?:\s*\((?:our|the|my|a|an) [^()]{1,40}\)|,\s*(?:our|the|my) [^,]{1,40},)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|go through|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
+        r"\b(\p{Lu}\p{Ll}+)(?:'s)?(?:\s*\((?:our|the|my|a|an) [^()]{1,40}\)|,\s*(?:our|the|my) [^,]{1,40},)?\s+(?:is|was|owns|reviews|approves|handles|runs|leads|manages|maintains|designs|signs|decides|set|wrote|has|moved|left|joined|does|starts|will|should|must|needs|approved|confirmed|answered|cuts|ships|publishes|deploys|merges|writes|tags)\b|\b(?:is|are|now)\s+(\p{Lu}\p{Ll}+)\b|(?i:\b(?:ask|ping|tag|talk to|go to|goes to|go through|goes through|find|contact)\s+)(\p{Lu}\p{Ll}+)\b|(?:^|[,;]\s*)(\p{Lu}\p{Ll}+)\s+(?:and|or)\s+\p{Lu}\p{Ll}+\s+(?:are|own|review|approve)\b",
     )
 });
 

@@ -715,3 +715,14 @@ fn an_end_of_support_is_a_decision_though_said_as_an_order() {
         assert_eq!(kept(order), None, "{order}");
     }
 }
+
+#[test]
+fn who_designs_a_thing_and_what_goes_through_them_is_a_person_fact() {
+    assert_eq!(
+        kept("Joost designs the boards, anything about pins or parts goes through him."),
+        Some(Kind::Person)
+    );
+    assert_eq!(kept("Anything about pricing goes through her, Priya decides."), Some(Kind::Person));
+    // A request that goes through a service names no one.
+    assert_eq!(kept("The request goes through the gateway."), None);
+}

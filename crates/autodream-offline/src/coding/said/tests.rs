@@ -234,3 +234,38 @@ fn the_items_of_a_list_the_user_declares_standing_are_heard_apart_and_unweighed(
     assert!(!design.confirmed);
     assert_ne!(design.form, TurnForm::default());
 }
+
+#[test]
+fn a_persons_pronoun_takes_the_name_the_sentence_or_clause_before_gives() {
+    assert_eq!(
+        super::segment::sentences(
+            "ok good. I'll ask Joost whether we can get the 256K part on the next spin — he designs the boards, anything about pins or parts goes through him."
+        ),
+        [
+            "ok good.",
+            "I'll ask Joost whether we can get the 256K part on the next spin",
+            "Joost designs the boards, anything about pins or parts goes through him.",
+        ]
+    );
+    assert_eq!(
+        super::segment::sentences(
+            "This needs to be in Storybook for Lena to check. she reviews every UI PR."
+        ),
+        ["This needs to be in Storybook for Lena to check.", "Lena reviews every UI PR."]
+    );
+    // Two people before the pronoun, or none: it stays, and nothing is split at the dash.
+    assert_eq!(
+        super::segment::sentences("Priya and Dana own billing. She reviews every PR."),
+        ["Priya and Dana own billing.", "She reviews every PR."]
+    );
+    assert_eq!(
+        super::segment::sentences(
+            "Solveig does all our art — she exports from Aseprite — and she's sending one."
+        ),
+        ["Solveig does all our art — she exports from Aseprite — and she's sending one."]
+    );
+    assert_eq!(
+        super::segment::sentences("The nightly job is slow — he said it times out."),
+        ["The nightly job is slow — he said it times out."]
+    );
+}
