@@ -49,6 +49,10 @@ pub(super) fn the_one_before(why: Dropped, text: &str) -> Option<Completion> {
         let (order, _) = durable::without_lead(text);
         return Some(Completion { text: memo::terminate(&order), fits: orders::prohibits });
     }
+    // Never a secret or a question: only a statement dropped for what it says.
+    if !matches!(why, Dropped::NotDurable | Dropped::Status | Dropped::Request) {
+        return None;
+    }
     orders::what_stays_supported(trimmed)
         .map(|stays| Completion { text: memo::terminate(stays), fits: orders::ends_support })
 }
@@ -78,6 +82,9 @@ mod tests {
         );
         assert_eq!(completion(Dropped::NotDurable, "I only want the summary, not the diff."), None);
         assert_eq!(completion(Dropped::NotDurable, "Keep it simple."), None);
+        // A secret or a question is never joined, whatever it says stays.
+        assert_eq!(completion(Dropped::Secret, "We'll only keep the key sk-live-4f9a for now."), None);
+        assert_eq!(completion(Dropped::Question, "I only want to keep MSIX?"), None);
     }
 
     #[test]
