@@ -15,21 +15,21 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::text::re;
+
 use super::durable::{self, Dropped};
 use super::{memo, orders};
 
 /// A bare list of code names: "model_validate, model_dump, etc.", "`fmt`, `lint`".
 static NAMES_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"^(?:`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?,\s*)+(?:etc\.?|`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?\.?)$",
-    )
-    .expect("valid regex")
+    re(r"^(?:`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?,\s*)+(?:etc\.?|`?\w*(?:[a-z][A-Z]|_|\(\))[\w()]*`?\.?)$")
 });
 
 /// A reason in a few words, with nothing else: "Too much overhead.", "Too flaky."
 static TERSE_REASON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:it'?s |that'?s )?(?:way )?too (?:much|many|slow|noisy|expensive|fragile|flaky|verbose|complex|complicated|risky|heavy|brittle|costly)\b[\w\s-]{0,30}[.!]?$")
-        .expect("valid regex")
+    re(
+        r"(?i)^(?:it'?s |that'?s )?(?:way )?too (?:much|many|slow|noisy|expensive|fragile|flaky|verbose|complex|complicated|risky|heavy|brittle|costly)\b[\w\s-]{0,30}[.!]?$",
+    )
 });
 
 /// What the sentence adds, and the test the line before it must pass to take it.
